@@ -1,0 +1,10 @@
+package org.donordata.application;
+
+/** A new api key, shown to the operator once and then kept only as its hash. */
+public record IssuedKey(Application application, String key) {
+
+    @Override
+    public String toString() {
+        return "IssuedKey[application=" + application + ", key=…]";
+    }
+}
