@@ -1,0 +1,112 @@
+package org.donordata.application;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import java.util.stream.LongStream;
+
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorChanges;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorNotFoundException;
+import org.donordata.domain.InvalidInputException;
+import org.donordata.domain.Page;
+import org.donordata.domain.PageRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mockito.ArgumentCaptor;
+
+class DonorServiceTest {
+
+    private static final ApplicationId OWNER = new ApplicationId(7);
+    // Nanoseconds on purpose: the service must store what the databases can keep.
+    private static final Instant NOW = Instant.parse("2026-11-21T10:15:30.123456789Z");
+    private static final DonorDetails ADA = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"))
+            .applyTo(DonorDetails.DEFAULTS);
+
+    private final DonorRepository repository = mock(DonorRepository.class);
+    private final DonorService service = new DonorService(repository, Clock.fixed(NOW, ZoneOffset.UTC));
+
+    @Test
+    void listAsksForOneMoreThanTheLimitToLearnWhetherANextPageExists() {
+        when(repository.list(OWNER, 30, 11)).thenReturn(donors(11));
+
+        Page<Donor> page = service.list(OWNER, new PageRequest(10, 30));
+
+        assertEquals(10, page.items().size());
+        assertEquals(Optional.of(new PageRequest(10, 40)), page.next());
+    }
+
+    @Test
+    void createStoresValidatedDetailsWithTheTimeAtMicroseconds() {
+        when(repository.insert(eq(OWNER), any(), any())).thenReturn(new Donor(42, ADA, NOW, NOW));
+
+        long id = service.create(OWNER, DonorChanges.from(Map.of("first_name", " Ada ", "last_name", "Lovelace")));
+
+        assertEquals(42, id);
+        verify(repository).insert(OWNER, ADA, Instant.parse("2026-11-21T10:15:30.123456Z"));
+    }
+
+    @Test
+    void anInvalidCreateNeverReachesTheRepository() {
+        assertThrows(InvalidInputException.class, () -> service.create(OWNER, DonorChanges.from(Map.of("first_name", "Ada"))));
+        verifyNoInteractions(repository);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"abc", "0", "-1", "1.5", "99999999999999999999", "", "+1", " 1"})
+    void anIdThatIsNotAPositiveIntegerNamesNoDonor(String id) {
+        assertThrows(DonorNotFoundException.class, () -> service.get(OWNER, id));
+        assertThrows(DonorNotFoundException.class, () -> service.modify(OWNER, id, DonorChanges.from(Map.of())));
+        verifyNoInteractions(repository);
+    }
+
+    @Test
+    void getOfAnotherApplicationsDonorIsNotFound() {
+        when(repository.find(OWNER, 5)).thenReturn(Optional.empty());
+
+        assertThrows(DonorNotFoundException.class, () -> service.get(OWNER, "5"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void modifyAppliesTheChangesToTheStoredDonorInsideTheRepository() {
+        ArgumentCaptor<UnaryOperator<DonorDetails>> change = ArgumentCaptor.forClass(UnaryOperator.class);
+        when(repository.modify(eq(OWNER), eq(3L), change.capture(), any())).thenReturn(Optional.of(new Donor(3, ADA, NOW, NOW)));
+
+        assertEquals(3, service.modify(OWNER, "3", DonorChanges.from(Map.of("city", "London"))));
+
+        DonorDetails changed = change.getValue().apply(ADA);
+        assertEquals("London", changed.city());
+        assertEquals("Ada", changed.firstName());
+    }
+
+    @Test
+    void modifyOfAMissingDonorIsNotFound() {
+        when(repository.modify(eq(OWNER), anyLong(), any(), any())).thenReturn(Optional.empty());
+
+        DonorNotFoundException missing = assertThrows(DonorNotFoundException.class,
+                () -> service.modify(OWNER, "12", DonorChanges.from(Map.of("city", "London"))));
+        assertTrue(missing.getMessage().contains("'12'"), missing.getMessage());
+    }
+
+    private static List<Donor> donors(int count) {
+        return LongStream.rangeClosed(1, count).mapToObj(id -> new Donor(id, ADA, NOW, NOW)).toList();
+    }
+}
