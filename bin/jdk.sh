@@ -39,3 +39,11 @@ pick_jdk() {
 pick_jdk || exit 1
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
+# Maven 3.8's bundled Guava warns on JDK 24+ unless its Unsafe memory access is allowed explicitly;
+# older JDKs do not know the flag.
+if [ "$(java_major "$JAVA_HOME")" -ge 24 ]; then
+  case "${MAVEN_OPTS:-}" in
+    *sun-misc-unsafe-memory-access*) ;;
+    *) export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;;
+  esac
+fi

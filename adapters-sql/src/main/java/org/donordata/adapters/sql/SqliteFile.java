@@ -1,0 +1,60 @@
+package org.donordata.adapters.sql;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+import org.sqlite.SQLiteConfig;
+
+/** What a SQLite database needs before and while the pool connects to it. */
+final class SqliteFile {
+
+    private static final String PREFIX = "jdbc:sqlite:";
+    private static final int BUSY_TIMEOUT_MILLIS = 5000;
+
+    private SqliteFile() {
+    }
+
+    /**
+     * Creates the database file's directory if it is missing (SQLite creates the file, not its directory).
+     *
+     * @throws IllegalArgumentException for an in-memory database: every pooled connection would get its own
+     *         empty one
+     */
+    static void prepareDirectory(String jdbcUrl) {
+        String name = jdbcUrl.substring(PREFIX.length());
+        int query = name.indexOf('?');
+        boolean inMemory = query >= 0 && name.substring(query).contains("mode=memory");
+        name = query >= 0 ? name.substring(0, query) : name;
+        name = name.startsWith("file:") ? name.substring("file:".length()) : name;
+        if (inMemory || name.isEmpty() || name.equals(":memory:")) {
+            throw new IllegalArgumentException("An in-memory SQLite database cannot be shared by a connection pool;"
+                    + " name a file instead, such as jdbc:sqlite:data/donors.db.");
+        }
+        Path directory = Path.of(name).toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create the directory of the SQLite database: " + directory, e);
+        }
+    }
+
+    /** The settings every pooled connection opens with. */
+    static Properties connectionProperties() {
+        SQLiteConfig config = new SQLiteConfig();
+        // Readers do not block the writer, nor the writer the readers.
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        // WAL is usually paired with NORMAL, which may lose the last commits on power loss. FULL syncs the WAL on
+        // every commit, so a donor write the service has acknowledged survives a crash of the machine.
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        // A writer waits this long for another's commit instead of failing at once with SQLITE_BUSY.
+        config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+        config.enforceForeignKeys(true);
+        // BEGIN IMMEDIATE takes the write lock up front. With a plain BEGIN, two transactions that both read and
+        // then write could each hold a read lock and wait for the other's to upgrade: SQLITE_BUSY, at once.
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        return config.toProperties();
+    }
+}

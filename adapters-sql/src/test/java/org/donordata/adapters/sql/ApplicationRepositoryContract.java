@@ -1,0 +1,156 @@
+package org.donordata.adapters.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import org.donordata.application.Application;
+import org.donordata.application.ApplicationCommandException;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.ApplicationRepository;
+import org.donordata.application.KeyHash;
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorDetails;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How every ApplicationRepository behaves, and how SqlDatabase migrates; each subclass runs it on one database. */
+abstract class ApplicationRepositoryContract {
+
+    static final Instant CREATED = Instant.parse("2024-05-01T09:30:00.654321Z");
+    static final KeyHash FIRST_KEY = KeyHash.of("first key");
+    static final KeyHash SECOND_KEY = KeyHash.of("second key");
+
+    @TempDir
+    Path temporaryDirectory;
+
+    private TestDatabase testDatabase;
+    private SqlDatabase database;
+    ApplicationRepository applications;
+
+    abstract TestDatabase newTestDatabase(Path temporaryDirectory);
+
+    @BeforeEach
+    void openDatabase() {
+        testDatabase = newTestDatabase(temporaryDirectory);
+        database = SqlDatabase.open(testDatabase.settings());
+        applications = database.applications();
+    }
+
+    @AfterEach
+    void closeDatabase() {
+        // Null when opening failed; the test then reports why.
+        if (database != null) {
+            database.close();
+        }
+        if (testDatabase != null) {
+            testDatabase.close();
+        }
+    }
+
+    @Test
+    void createdApplicationIsListedAndFoundByNameAndKey() {
+        Application created = applications.create("Förderverein 🎻", FIRST_KEY, CREATED);
+
+        assertEquals(new Application(created.id(), "Förderverein 🎻", CREATED, true), created);
+        assertEquals(List.of(created), applications.list());
+        assertEquals(Optional.of(created), applications.findByName("Förderverein 🎻"));
+        assertEquals(Optional.of(created), applications.findByKeyHash(FIRST_KEY));
+    }
+
+    @Test
+    void listIsOldestFirst() {
+        Application first = applications.create("b", FIRST_KEY, CREATED);
+        Application second = applications.create("a", SECOND_KEY, CREATED.plusSeconds(1));
+
+        assertTrue(first.id().value() < second.id().value());
+        assertEquals(List.of(first, second), applications.list());
+    }
+
+    @Test
+    void unknownNameAndKeyAreNotFound() {
+        applications.create("known", FIRST_KEY, CREATED);
+
+        assertEquals(Optional.empty(), applications.findByName("unknown"));
+        assertEquals(Optional.empty(), applications.findByName("KNOWN"));
+        assertEquals(Optional.empty(), applications.findByKeyHash(SECOND_KEY));
+    }
+
+    @Test
+    void duplicateNameIsRejectedWithoutDatabaseDetails() {
+        Application first = applications.create("crm", FIRST_KEY, CREATED);
+
+        ApplicationCommandException rejected = assertThrows(ApplicationCommandException.class,
+                () -> applications.create("crm", SECOND_KEY, CREATED));
+
+        assertEquals("An application named 'crm' already exists.", rejected.getMessage());
+        assertEquals(List.of(first), applications.list());
+    }
+
+    @Test
+    void aKeyHashCollisionIsNoDuplicateName() {
+        applications.create("crm", FIRST_KEY, CREATED);
+
+        assertThrows(DataAccessException.class, () -> applications.create("mailing", FIRST_KEY, CREATED));
+        assertEquals(Optional.empty(), applications.findByName("mailing"));
+    }
+
+    @Test
+    void replacingTheKeyRetiresTheOldOne() {
+        Application created = applications.create("crm", FIRST_KEY, CREATED);
+
+        assertTrue(applications.replaceKey(created.id(), SECOND_KEY));
+
+        assertEquals(Optional.empty(), applications.findByKeyHash(FIRST_KEY));
+        assertEquals(Optional.of(created), applications.findByKeyHash(SECOND_KEY));
+    }
+
+    @Test
+    void replacingTheKeyWithNullRevokesIt() {
+        Application created = applications.create("crm", FIRST_KEY, CREATED);
+
+        assertTrue(applications.replaceKey(created.id(), null));
+
+        Application revoked = new Application(created.id(), "crm", CREATED, false);
+        assertEquals(Optional.empty(), applications.findByKeyHash(FIRST_KEY));
+        assertEquals(List.of(revoked), applications.list());
+        assertEquals(Optional.of(revoked), applications.findByName("crm"));
+    }
+
+    @Test
+    void replacingTheKeyOfAnUnknownApplicationReportsFalse() {
+        Application created = applications.create("crm", FIRST_KEY, CREATED);
+
+        assertFalse(applications.replaceKey(new ApplicationId(created.id().value() + 1), SECOND_KEY));
+        assertEquals(Optional.of(created), applications.findByKeyHash(FIRST_KEY));
+    }
+
+    @Test
+    void reopeningMigratesNothingAgainAndKeepsEveryRow() {
+        Application created = applications.create("crm", FIRST_KEY, CREATED);
+        DonorDetails ada = DonorRepositoryContract.person("Ada", "crm-1");
+        long donorId = database.donors().insert(created.id(), ada, CREATED).id();
+        int migrationsApplied = migrationHistorySize();
+        database.close();
+
+        database = SqlDatabase.open(testDatabase.settings());
+
+        assertEquals(migrationsApplied, migrationHistorySize());
+        assertEquals(List.of(created), database.applications().list());
+        assertEquals(Optional.of(ada), database.donors().find(created.id(), donorId).map(Donor::details));
+    }
+
+    private int migrationHistorySize() {
+        return database.dsl().fetchCount(DSL.table(DSL.name("flyway_schema_history")));
+    }
+}

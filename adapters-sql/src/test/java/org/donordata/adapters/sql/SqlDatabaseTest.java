@@ -1,0 +1,116 @@
+package org.donordata.adapters.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.donordata.application.ApplicationId;
+import org.donordata.application.KeyHash;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Opening a database: settings, SQLite's file and connection set-up. The repositories have their own contracts. */
+class SqlDatabaseTest {
+
+    @TempDir
+    Path temporaryDirectory;
+
+    @Test
+    void createsTheMissingDirectoryOfTheSqliteFile() {
+        Path file = temporaryDirectory.resolve("data/nested/donors.db");
+
+        SqlDatabase.open(DatabaseSettings.of("jdbc:sqlite:" + file, null, null)).close();
+
+        assertTrue(Files.isRegularFile(file));
+    }
+
+    @Test
+    void sqliteConnectionsAreDurableWaitForLocksAndEnforceForeignKeys() {
+        try (SqlDatabase database = openSqlite()) {
+            assertEquals("wal", database.dsl().fetchValue("pragma journal_mode"));
+            assertEquals(2, ((Number) database.dsl().fetchValue("pragma synchronous")).intValue(), "2 is FULL");
+            assertEquals(5000, ((Number) database.dsl().fetchValue("pragma busy_timeout")).intValue());
+            assertEquals(1, ((Number) database.dsl().fetchValue("pragma foreign_keys")).intValue());
+        }
+    }
+
+    @Test
+    void sqliteKeepsTimestampsAsUtcTextWhoseOrderIsTimeOrder() {
+        List<Instant> ascending = List.of(Instant.parse("2024-05-01T09:30:00Z"),
+                Instant.parse("2024-05-01T09:30:00.000001Z"), Instant.parse("2024-05-01T09:30:00.1Z"),
+                Instant.parse("2024-05-01T09:30:00.100001Z"), Instant.parse("2024-05-01T09:30:01Z"));
+        try (SqlDatabase database = openSqlite()) {
+            ApplicationId owner = database.applications().create("a", KeyHash.of("k"), ascending.getFirst()).id();
+            List<Long> idsInTimeOrder = ascending.reversed().stream()
+                    .map(at -> database.donors().insert(owner, DonorRepositoryContract.person("T", null), at).id())
+                    .toList().reversed();
+
+            assertEquals("2024-05-01 09:30:00.100001+00:00",
+                    database.dsl().fetchValue("select created_at from donors where id = ?", idsInTimeOrder.get(3)));
+            assertEquals(idsInTimeOrder,
+                    database.dsl().fetch("select id from donors order by created_at").getValues(0, Long.class));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"jdbc:sqlite::memory:", "jdbc:sqlite:", "jdbc:sqlite:file:donors?mode=memory&cache=shared"})
+    void refusesAnInMemorySqliteDatabase(String url) {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> SqlDatabase.open(DatabaseSettings.of(url, null, null)));
+
+        assertTrue(refused.getMessage().startsWith("An in-memory SQLite database cannot be shared"), refused.getMessage());
+    }
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = {"jdbc:mysql://localhost/donors", "jdbc:h2:mem:donors", "donors.db", ""})
+    void refusesAnUnsupportedDatabase(String url) {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> DatabaseSettings.of(url, "user", "secret"));
+
+        assertEquals("Unsupported database URL: expected jdbc:sqlite:<file> or jdbc:postgresql://<host>/<database>.",
+                refused.getMessage());
+    }
+
+    @Test
+    void defaultsFitEachDatabase() {
+        DatabaseSettings sqlite = DatabaseSettings.of("jdbc:sqlite:data/donors.db", null, null);
+        DatabaseSettings postgres = DatabaseSettings.of("jdbc:postgresql://db.internal/donors", "svc", "pw");
+
+        assertEquals(new DatabaseSettings("jdbc:sqlite:data/donors.db", null, null, 4, Duration.ofSeconds(10)), sqlite);
+        assertEquals(new DatabaseSettings("jdbc:postgresql://db.internal/donors", "svc", "pw", 10,
+                Duration.ofSeconds(10)), postgres);
+    }
+
+    @Test
+    void refusesAPoolThatCannotWork() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new DatabaseSettings("jdbc:sqlite:d.db", null, null, 0, Duration.ofSeconds(1)));
+        assertThrows(IllegalArgumentException.class,
+                () -> new DatabaseSettings("jdbc:sqlite:d.db", null, null, 1, Duration.ofMillis(100)));
+        assertThrows(IllegalArgumentException.class,
+                () -> new DatabaseSettings("jdbc:sqlite:d.db", null, null, 1, null));
+    }
+
+    @Test
+    void settingsNeverShowThePassword() {
+        String shown = DatabaseSettings.of("jdbc:postgresql://db/donors", "svc", "hunter2-secret").toString();
+
+        assertFalse(shown.contains("hunter2-secret"), shown);
+        assertTrue(shown.contains("jdbc:postgresql://db/donors") && shown.contains("svc"), shown);
+    }
+
+    private SqlDatabase openSqlite() {
+        return SqlDatabase.open(DatabaseSettings.of("jdbc:sqlite:" + temporaryDirectory.resolve("donors.db"), null, null));
+    }
+}

@@ -1,0 +1,28 @@
+package org.donordata.adapters.sql;
+
+import java.nio.file.Path;
+
+/** A fresh, empty database for one test, which no other test run sees; closing it discards it. */
+interface TestDatabase extends AutoCloseable {
+
+    DatabaseSettings settings();
+
+    @Override
+    void close();
+
+    /** A SQLite file in the test's own temporary directory, deleted with it. */
+    static TestDatabase sqlite(Path directory) {
+        DatabaseSettings settings = DatabaseSettings.of("jdbc:sqlite:" + directory.resolve("donors.db"), null, null);
+        return new TestDatabase() {
+            @Override
+            public DatabaseSettings settings() {
+                return settings;
+            }
+
+            @Override
+            public void close() {
+                // @TempDir removes the file
+            }
+        };
+    }
+}
