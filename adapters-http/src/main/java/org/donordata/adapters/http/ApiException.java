@@ -1,0 +1,54 @@
+package org.donordata.adapters.http;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.HttpException;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+
+/** A request this adapter refuses before the core sees it; its message is written to the client as it is. */
+final class ApiException extends HttpException {
+
+    private ApiException(Status status, String message, boolean keepAlive) {
+        super(message, status, keepAlive);
+    }
+
+    private ApiException(Status status, String message) {
+        this(status, message, true);
+    }
+
+    static ApiException badRequest(String message) {
+        return new ApiException(Status.BAD_REQUEST_400, message);
+    }
+
+    /** Closes the connection: where one body ends and the next request starts is no longer known. */
+    static ApiException unreadableBody() {
+        return new ApiException(Status.BAD_REQUEST_400,
+                "The request body could not be read: its Content-Length or chunked encoding is malformed.", false);
+    }
+
+    static ApiException unauthorized() {
+        ApiException exception = new ApiException(Status.UNAUTHORIZED_401,
+                "A valid api-key header is required.");
+        exception.header(HeaderValues.create(HeaderNames.WWW_AUTHENTICATE, "api-key"));
+        return exception;
+    }
+
+    static ApiException methodNotAllowed(Method method, String allowed) {
+        ApiException exception = new ApiException(Status.METHOD_NOT_ALLOWED_405,
+                "This path does not accept " + method.text() + "; it accepts " + allowed + ".");
+        exception.header(HeaderValues.create(HeaderNames.ALLOW, allowed));
+        return exception;
+    }
+
+    /** Closes the connection, so that the server does not go on reading the rest of a body it refused. */
+    static ApiException bodyTooLarge() {
+        return new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413,
+                "The request body is larger than " + JsonBody.MAX_BYTES + " bytes.", false);
+    }
+
+    static ApiException unsupportedMediaType() {
+        return new ApiException(Status.UNSUPPORTED_MEDIA_TYPE_415,
+                "The request body must be sent as Content-Type: application/json (UTF-8).");
+    }
+}

@@ -1,0 +1,102 @@
+package org.donordata.adapters.http;
+
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import jakarta.json.Json;
+import jakarta.json.stream.JsonGenerator;
+import jakarta.json.stream.JsonGeneratorFactory;
+import org.donordata.domain.Page;
+import org.donordata.domain.PageRequest;
+
+/** The only writer of responses: {data, paging, error, msg, status}, on success and on every error. */
+final class Envelope {
+
+    /** Donor data is personal data, so no response may be kept by a cache. */
+    static final List<Header> HEADERS = List.of(HeaderValues.CONTENT_TYPE_JSON,
+            HeaderValues.createCached(HeaderNames.CACHE_CONTROL, "no-store"));
+
+    // Created once: Json.createGenerator looks the provider up on every call.
+    private static final JsonGeneratorFactory GENERATORS = Json.createGeneratorFactory(Map.of());
+
+    private Envelope() {
+    }
+
+    /** Sends a success; {@code data} writes the value of the {@code data} member. */
+    static void ok(ServerRequest req, ServerResponse res, Status status, Consumer<JsonGenerator> data) {
+        send(req, res, status, render(status, data, null, ""));
+    }
+
+    /** Sends one page of a list, with its {@code paging} member. */
+    static void page(ServerRequest req, ServerResponse res, Page<?> page, Consumer<JsonGenerator> data) {
+        send(req, res, Status.OK_200, render(Status.OK_200, data, page, ""));
+    }
+
+    static void fail(ServerRequest req, ServerResponse res, Status status, String msg) {
+        send(req, res, status, failure(status, msg));
+    }
+
+    static byte[] failure(Status status, String msg) {
+        return render(status, null, null, msg);
+    }
+
+    private static byte[] render(Status status, Consumer<JsonGenerator> data, Page<?> page, String msg) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (JsonGenerator json = GENERATORS.createGenerator(bytes)) {
+            json.writeStartObject().writeKey("data");
+            if (data == null) {
+                json.writeNull();
+            } else {
+                data.accept(json);
+            }
+            json.writeKey("paging");
+            paging(json, page);
+            json.write("error", status.code() >= 400)
+                    .write("msg", msg)
+                    .write("status", status.code())
+                    .writeEnd();
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void paging(JsonGenerator json, Page<?> page) {
+        if (page == null) {
+            json.writeNull();
+            return;
+        }
+        json.writeStartObject()
+                .write("limit", page.request().limit())
+                .write("offset", page.request().offset());
+        query(json, "next", page.next());
+        query(json, "previous", page.previous());
+        json.writeEnd();
+    }
+
+    private static void query(JsonGenerator json, String name, Optional<PageRequest> request) {
+        request.ifPresentOrElse(
+                it -> json.write(name, "?limit=" + it.limit() + "&offset=" + it.offset()),
+                () -> json.writeNull(name));
+    }
+
+    // One write with a Content-Length. A HEAD response carries the headers of the GET response but no body.
+    private static void send(ServerRequest req, ServerResponse res, Status status, byte[] body) {
+        res.status(status);
+        HEADERS.forEach(res::header);
+        if (Method.HEAD.equals(req.prologue().method())) {
+            res.header(HeaderNames.CONTENT_LENGTH, String.valueOf(body.length));
+            res.send();
+        } else {
+            res.send(body);
+        }
+    }
+}

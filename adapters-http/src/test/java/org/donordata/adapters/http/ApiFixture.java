@@ -1,0 +1,62 @@
+package org.donordata.adapters.http;
+
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.spy;
+import static org.mockito.Mockito.when;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+
+import org.donordata.application.Application;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.ApplicationService;
+import org.donordata.application.DonorService;
+import org.donordata.domain.DonorChanges;
+import org.donordata.domain.DonorDetails;
+
+/**
+ * The API over the real DonorService and an in-memory store. The service is a spy, so tests can check it was
+ * never called and make it fail; applications are a mock that knows two keys.
+ */
+final class ApiFixture {
+
+    static final String KEY = "key-of-charity-one";
+    static final String OTHER_KEY = "key-of-charity-two";
+    static final Application APPLICATION = new Application(new ApplicationId(7), "Charity One",
+            Instant.parse("2024-01-01T00:00:00Z"), true);
+    static final Application OTHER_APPLICATION = new Application(new ApplicationId(8), "Charity Two",
+            Instant.parse("2024-01-01T00:00:00Z"), true);
+    static final Instant NOW = Instant.parse("2024-05-01T10:15:30.123456Z");
+
+    final InMemoryDonors store = new InMemoryDonors();
+    final DonorService donors = spy(new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC)));
+    final ApplicationService applications = mock(ApplicationService.class);
+
+    ApiFixture() {
+        when(applications.authenticate(KEY)).thenReturn(Optional.of(APPLICATION));
+        when(applications.authenticate(OTHER_KEY)).thenReturn(Optional.of(OTHER_APPLICATION));
+    }
+
+    HttpApi api() {
+        return new HttpApi(donors, applications);
+    }
+
+    /** Forgets donors, stubbing and calls between tests; the spy goes on calling the real service. */
+    void reset() {
+        store.clear();
+        org.mockito.Mockito.reset(donors);
+    }
+
+    long addDonor(Application owner, DonorChanges fields) {
+        return store.insert(owner.id(), fields.applyTo(DonorDetails.DEFAULTS), NOW).id();
+    }
+
+    void addPeople(int count) {
+        for (int i = 1; i <= count; i++) {
+            addDonor(APPLICATION, DonorChanges.from(Map.of("first_name", "Person", "last_name", "No " + i)));
+        }
+    }
+}

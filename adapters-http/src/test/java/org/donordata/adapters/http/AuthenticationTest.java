@@ -1,0 +1,95 @@
+package org.donordata.adapters.http;
+
+import static org.donordata.adapters.http.ApiFixture.KEY;
+import static org.donordata.adapters.http.Envelopes.envelope;
+import static org.donordata.adapters.http.Envelopes.failure;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.mockito.Mockito.verifyNoInteractions;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.webclient.api.ClientResponseTyped;
+import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@RoutingTest
+class AuthenticationTest {
+
+    private static final ApiFixture FIXTURE = new ApiFixture();
+    private static final String REVOKED_KEY = "a-key-that-was-revoked";
+
+    private final DirectClient client;
+
+    AuthenticationTest(DirectClient client) {
+        this.client = client;
+    }
+
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
+        FIXTURE.api().routing(routing);
+    }
+
+    @BeforeEach
+    void reset() {
+        FIXTURE.reset();
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "GET, /api/v1", "GET, /api/v1/donors", "GET, /api/v1/donors/1", "POST, /api/v1/donors",
+            "GET, /api/v1/nothing-here", "GET, /", "GET, /api/v2/donors",
+            "DELETE, /api/v1/donors", "PUT, /api/v1", "OPTIONS, /api/v1/donors/1"})
+    void missingKey_is401WhateverThePathOrMethod(String method, String path) {
+        ClientResponseTyped<String> response = client.method(Method.create(method)).path(path)
+                .request(String.class);
+
+        assertEquals("A valid api-key header is required.", failure(response, 401));
+        assertEquals("api-key", response.headers().first(HeaderNames.WWW_AUTHENTICATE).orElseThrow());
+        verifyNoInteractions(FIXTURE.donors);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "wrong-key", REVOKED_KEY, "KEY-OF-CHARITY-ONE"})
+    void badKey_is401AndIsNeverEchoed(String key) {
+        ClientResponseTyped<String> response = client.post("/api/v1/donors/1")
+                .header(ApiKeyCheck.API_KEY, key)
+                .header(HeaderValues.CONTENT_TYPE_JSON)
+                .submit("{\"notes\": \"x\"}", String.class);
+
+        failure(response, 401);
+        if (!key.isEmpty()) {
+            assertFalse(response.entity().contains(key));
+        }
+        verifyNoInteractions(FIXTURE.donors);
+    }
+
+    @Test
+    void twoKeys_are401EvenIfOneIsRight() {
+        failure(client.get("/api/v1").header(ApiKeyCheck.API_KEY, KEY, "wrong-key").request(String.class), 401);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"api-key", "API-KEY", "Api-Key"})
+    void headerName_isCaseInsensitive(String name) {
+        Http1ClientRequest request = client.get("/api/v1").header(HeaderNames.create(name), KEY);
+
+        envelope(request.request(String.class), 200);
+    }
+
+    @Test
+    void validKey_thenUnknownPathIs404() {
+        assertEquals("Nothing exists at this path.",
+                failure(client.get("/api/v1/nothing-here").header(ApiKeyCheck.API_KEY, KEY).request(String.class),
+                        404));
+    }
+}

@@ -1,0 +1,89 @@
+package org.donordata.adapters.http;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** One HTTP/1.1 connection written byte by byte, for what a well-behaved client cannot send. */
+final class RawHttpClient implements AutoCloseable {
+
+    record Response(int status, Map<String, String> headers, String body) {
+
+        String header(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+    }
+
+    private final Socket socket;
+    private final InputStream in;
+
+    RawHttpClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(5_000);
+        in = socket.getInputStream();
+    }
+
+    RawHttpClient send(String text) throws IOException {
+        return send(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    RawHttpClient send(byte[] bytes) throws IOException {
+        socket.getOutputStream().write(bytes);
+        socket.getOutputStream().flush();
+        return this;
+    }
+
+    Response read() throws IOException {
+        return read(false);
+    }
+
+    /** A response; after a HEAD request it has no body, whatever its Content-Length says. */
+    Response read(boolean head) throws IOException {
+        String[] lines = readHead().split("\r\n");
+        Map<String, String> headers = new TreeMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+        }
+        int length = head ? 0 : Integer.parseInt(headers.getOrDefault("content-length", "0"));
+        String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        return new Response(Integer.parseInt(lines[0].split(" ")[1]), headers, body);
+    }
+
+    /** Whether the server closed the connection (rather than waiting for another request). */
+    boolean closedByServer() throws IOException {
+        try {
+            return in.read() == -1;
+        } catch (SocketTimeoutException stillOpen) {
+            return false;
+        } catch (IOException reset) {
+            return true;
+        }
+    }
+
+    private String readHead() throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b == -1) {
+                throw new UncheckedIOException(new IOException("connection closed after: " + head));
+            }
+            head.write(b);
+            matched = (b == "\r\n\r\n".charAt(matched)) ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        return head.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

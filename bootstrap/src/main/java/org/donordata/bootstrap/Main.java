@@ -1,0 +1,85 @@
+package org.donordata.bootstrap;
+
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.helidon.logging.common.LogConfig;
+import org.donordata.application.ApplicationCommandException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code java -jar donor-service.jar [serve | apps ...]}: serving is the default. */
+@Command(name = "donor-service", mixinStandardHelpOptions = true, version = "Donor Data Service 1.0",
+        description = "The Donor Data Service: an HTTP JSON API over donor records.",
+        subcommands = {Main.Serve.class, AppsCommand.class})
+public final class Main implements Callable<Integer> {
+
+    public static void main(String[] args) {
+        System.exit(run(System.getenv(), args));
+    }
+
+    /** Runs a command line against the given environment; returns the process exit code. */
+    static int run(Map<String, String> env, String... args) {
+        return commandLine(env, new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args);
+    }
+
+    static CommandLine commandLine(Map<String, String> env, PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new Main(), new EnvironmentFactory(env));
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setExecutionExceptionHandler((failure, line, parsed) -> {
+            // Operator mistakes and bad configuration are explained, not dumped as stack traces.
+            if (failure instanceof ApplicationCommandException || failure instanceof IllegalArgumentException) {
+                line.getErr().println("error: " + failure.getMessage());
+                return 1;
+            }
+            throw failure;
+        });
+        return commandLine;
+    }
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        return spec.commandLine().getSubcommands().get("serve").execute();
+    }
+
+    @Command(name = "serve", description = "Runs the service (the default when no command is given).")
+    static final class Serve implements Callable<Integer> {
+
+        private final Map<String, String> env;
+
+        Serve(Map<String, String> env) {
+            this.env = env;
+        }
+
+        @Override
+        public Integer call() throws InterruptedException {
+            LogConfig.configureRuntime();
+            RunningService service = RunningService.start(Settings.fromEnvironment(env), System.out);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                service.close();
+                stopped.countDown();
+            }, "shutdown"));
+            stopped.await();
+            return 0;
+        }
+    }
+
+    /** Gives every command the environment it runs in, so tests can run commands with their own. */
+    private record EnvironmentFactory(Map<String, String> env) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                return type.getDeclaredConstructor(Map.class).newInstance(env);
+            } catch (NoSuchMethodException noEnvironmentNeeded) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package org.donordata.bootstrap;
+
+import java.io.PrintStream;
+
+import io.helidon.webserver.WebServer;
+
+/** A started service: its server and the database under it, stopped together. */
+final class RunningService implements AutoCloseable {
+
+    private final Wiring wiring;
+    private final WebServer server;
+
+    private RunningService(Wiring wiring, WebServer server) {
+        this.wiring = wiring;
+        this.server = server;
+    }
+
+    /**
+     * Opens the database, makes sure a fresh installation has an application to call with, and starts
+     * serving. A key made here is printed to {@code out} this once; it is never shown again.
+     */
+    static RunningService start(Settings settings, PrintStream out) {
+        Wiring wiring = Wiring.open(settings);
+        try {
+            wiring.applications().prepareDefaultApplication(settings.apiKey()).ifPresent(issued -> {
+                out.println("Created application " + issued.application().id().value() + " ('"
+                        + issued.application().name() + "'). Its api key, shown only this once:");
+                out.println(issued.key());
+            });
+            WebServer server = wiring.httpApi().server(settings.host(), settings.port()).start();
+            out.println("Donor Data Service listening on http://" + settings.host() + ":" + server.port() + "/api/v1");
+            return new RunningService(wiring, server);
+        } catch (RuntimeException failure) {
+            wiring.close();
+            throw failure;
+        }
+    }
+
+    int port() {
+        return server.port();
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+        wiring.close();
+    }
+}

@@ -1,0 +1,88 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Contract section 4: the operator's {@code apps} commands. */
+class AppsCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private Map<String, String> env;
+
+    record Result(int exit, String out, String err) {
+    }
+
+    @BeforeEach
+    void database() {
+        env = Map.of("DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"));
+    }
+
+    private Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
+                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(args);
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void createPrintsTheNewKeyAloneOnTheLastLine() {
+        Result created = run("apps", "create", "Website");
+
+        assertEquals(0, created.exit(), created.err());
+        assertTrue(EndToEndTest.lastLine(created.out()).matches("dds_[A-Za-z0-9_-]{43}"), created.out());
+    }
+
+    @Test
+    void listShowsApplicationsButNeverKeys() {
+        String key = EndToEndTest.lastLine(run("apps", "create", "Website").out());
+        run("apps", "create", "CRM");
+        run("apps", "revoke", "2");
+
+        Result listed = run("apps", "list");
+
+        assertEquals(0, listed.exit());
+        assertFalse(listed.out().contains(key));
+        assertTrue(listed.out().lines().anyMatch(line -> line.matches("1\\s+Website\\s+\\S+Z\\s+active")), listed.out());
+        assertTrue(listed.out().lines().anyMatch(line -> line.matches("2\\s+CRM\\s+\\S+Z\\s+revoked")), listed.out());
+    }
+
+    @Test
+    void rotateKeyPrintsADifferentKey() {
+        String first = EndToEndTest.lastLine(run("apps", "create", "Website").out());
+        Result rotated = run("apps", "rotate-key", "1");
+
+        assertEquals(0, rotated.exit());
+        String second = EndToEndTest.lastLine(rotated.out());
+        assertTrue(second.startsWith("dds_"));
+        assertFalse(second.equals(first));
+    }
+
+    @Test
+    void mistakesAreExplainedWithANonZeroExit() {
+        Result unknown = run("apps", "revoke", "42");
+        assertEquals(1, unknown.exit());
+        assertEquals("error: No application with id 42 exists.", unknown.err().strip());
+
+        run("apps", "create", "Website");
+        Result duplicate = run("apps", "create", "Website");
+        assertEquals(1, duplicate.exit());
+        assertTrue(duplicate.err().contains("already exists"), duplicate.err());
+
+        assertEquals(2, run("apps", "rotate-key", "abc").exit(), "picocli reports a malformed argument as a usage error");
+        assertEquals(2, run("apps", "frobnicate").exit());
+    }
+}

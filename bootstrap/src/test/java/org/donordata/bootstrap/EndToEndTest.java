@@ -1,0 +1,198 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Arrays;
+import java.util.stream.IntStream;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real wired service on a free port and a fresh SQLite file, driven over HTTP by a real client. */
+class EndToEndTest {
+
+    private static final String KEY = "end-to-end-test-key-0123456789";
+
+    @TempDir
+    Path dataDir;
+
+    private RunningService service;
+    private ApiClient client;
+    private Map<String, String> env;
+
+    @BeforeEach
+    void start() {
+        env = Map.of("DONORS_PORT", "0", "DONORS_DB_URL", "jdbc:sqlite:" + dataDir.resolve("donors.db"),
+                "DONORS_API_KEY", KEY);
+        service = RunningService.start(Settings.fromEnvironment(env), new PrintStream(new ByteArrayOutputStream()));
+        client = new ApiClient(service.port());
+    }
+
+    @AfterEach
+    void stop() {
+        service.close();
+    }
+
+    @Test
+    void createGetAndModifyADonor() {
+        ApiClient.Response created = client.post("/api/v1/donors", KEY,
+                "{\"first_name\":\" Zoë \",\"last_name\":\"Nakamura 中村\",\"email\":\"Zoe@Example.org\",\"country\":\"JP\","
+                        + "\"notes\":\"Gives every spring 🌸\",\"external_id\":\"crm-1\"}");
+        assertEquals(201, created.status());
+        long id = created.body().getJsonNumber("data").longValueExact();
+        assertEquals("/api/v1/donors/" + id, created.header("Location"));
+
+        JsonObject donor = onlyItem(client.get("/api/v1/donors/" + id, KEY));
+        assertEquals(id, donor.getJsonNumber("id").longValueExact());
+        assertEquals("individual", donor.getString("type"));
+        assertEquals("Zoë", donor.getString("first_name"));
+        assertEquals("Nakamura 中村", donor.getString("last_name"));
+        assertEquals("Zoe@Example.org", donor.getString("email"));
+        assertEquals("Gives every spring 🌸", donor.getString("notes"));
+        assertEquals(JsonValue.NULL, donor.get("phone"));
+        assertEquals(JsonValue.FALSE, donor.get("do_not_contact"));
+        assertTrue(donor.getString("created_at").endsWith("Z"));
+
+        ApiClient.Response modified = client.post("/api/v1/donors/" + id, KEY, "{\"phone\":\"+81 3 1234 5678\",\"notes\":null}");
+        assertEquals(200, modified.status());
+        assertEquals(id, modified.body().getJsonNumber("data").longValueExact());
+
+        JsonObject after = onlyItem(client.get("/api/v1/donors/" + id, KEY));
+        assertEquals("+81 3 1234 5678", after.getString("phone"));
+        assertEquals(JsonValue.NULL, after.get("notes"));
+        assertEquals("Zoë", after.getString("first_name"), "fields not sent keep their values");
+        assertEquals(donor.getString("created_at"), after.getString("created_at"));
+        assertNotEquals(donor.getString("updated_at"), after.getString("updated_at"));
+    }
+
+    @Test
+    void pageThroughSeventyFiveDonorsFollowingNext() {
+        for (int i = 1; i <= 75; i++) {
+            assertEquals(201, client.post("/api/v1/donors", KEY, "{\"first_name\":\"Donor\",\"last_name\":\"" + i + "\"}").status());
+        }
+
+        List<String> lastNames = new ArrayList<>();
+        List<String> previousLinks = new ArrayList<>();
+        String query = "";
+        int pages = 0;
+        while (query != null) {
+            ApiClient.Response page = client.get("/api/v1/donors" + query, KEY);
+            assertEquals(200, page.status());
+            page.body().getJsonArray("data").forEach(item -> lastNames.add(item.asJsonObject().getString("last_name")));
+            JsonObject paging = page.body().getJsonObject("paging");
+            previousLinks.add(paging.isNull("previous") ? null : paging.getString("previous"));
+            query = paging.isNull("next") ? null : paging.getString("next");
+            pages++;
+        }
+
+        assertEquals(3, pages);
+        assertEquals(IntStream.rangeClosed(1, 75).mapToObj(String::valueOf).toList(), lastNames);
+        assertEquals(Arrays.asList(null, "?limit=30&offset=0", "?limit=30&offset=30"), previousLinks);
+
+        JsonObject clamped = client.get("/api/v1/donors?limit=500&offset=70", KEY).body();
+        assertEquals(5, clamped.getJsonArray("data").size());
+        assertEquals(30, clamped.getJsonObject("paging").getInt("limit"));
+        assertEquals(70, clamped.getJsonObject("paging").getInt("offset"));
+    }
+
+    @Test
+    void errorsAnswerInTheEnvelopeAndStoreNothing() {
+        assertEquals(401, client.get("/api/v1/donors", null).status());
+        assertEquals(401, client.get("/api/v1/donors", "wrong-key").status());
+        assertEquals(401, client.get("/api/v1/no-such-path", null).status(), "without a key nothing is learned about paths");
+        assertEquals(404, client.get("/api/v1/no-such-path", KEY).status());
+        assertEquals(404, client.get("/api/v1/donors/abc", KEY).status());
+        assertEquals(404, client.get("/api/v1/donors/999", KEY).status());
+        assertEquals(404, client.post("/api/v1/donors/999", KEY, "{\"city\":\"Paris\"}").status());
+
+        ApiClient.Response badPaging = client.get("/api/v1/donors?limit=abc", KEY);
+        assertEquals(400, badPaging.status());
+        assertTrue(badPaging.body().getString("msg").contains("limit"), badPaging.body().getString("msg"));
+
+        ApiClient.Response missingName = client.post("/api/v1/donors", KEY, "{\"first_name\":\"Ada\",\"email\":\"nope\"}");
+        assertEquals(400, missingName.status());
+        String msg = missingName.body().getString("msg");
+        assertTrue(msg.contains("last_name") && msg.contains("email"), msg);
+
+        assertEquals(400, client.post("/api/v1/donors", KEY, "{\"first_name\":").status());
+        assertEquals(415, client.send("POST", "/api/v1/donors", KEY, "text/plain", "{}").status());
+        assertEquals(405, client.send("DELETE", "/api/v1/donors", KEY, null, null).status());
+
+        assertEquals(0, client.get("/api/v1/donors", KEY).body().getJsonArray("data").size(), "no rejected request stored anything");
+    }
+
+    @Test
+    void aSecondApplicationCannotSeeOrChangeTheFirstsDonors() {
+        String otherKey = lastLine(runApps("create", "CRM"));
+        long id = client.post("/api/v1/donors", KEY, "{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\",\"external_id\":\"x-1\"}")
+                .body().getJsonNumber("data").longValueExact();
+
+        assertEquals(404, client.get("/api/v1/donors/" + id, otherKey).status());
+        assertEquals(404, client.post("/api/v1/donors/" + id, otherKey, "{\"city\":\"Paris\"}").status());
+        assertEquals(0, client.get("/api/v1/donors", otherKey).body().getJsonArray("data").size());
+        assertEquals(201, client.post("/api/v1/donors", otherKey,
+                "{\"first_name\":\"Grace\",\"last_name\":\"Hopper\",\"external_id\":\"x-1\"}").status(),
+                "external ids are unique per application only");
+        assertEquals(409, client.post("/api/v1/donors", KEY, "{\"first_name\":\"A\",\"last_name\":\"B\",\"external_id\":\"x-1\"}").status());
+
+        JsonObject index = onlyItem(client.get("/api/v1/", otherKey));
+        assertEquals("CRM", index.getJsonObject("application").getString("name"));
+        assertEquals(JsonValue.NULL, onlyItem(client.get("/api/v1/donors/" + id, KEY)).get("city"));
+    }
+
+    @Test
+    void aRevokedKeyStopsWorkingAndARotatedOneReplacesIt() {
+        assertEquals(200, client.get("/api/v1", KEY).status());
+        String firstKey = lastLine(runApps("create", "Website"));
+        assertEquals(200, client.get("/api/v1", firstKey).status());
+
+        String rotated = lastLine(runApps("rotate-key", "2"));
+        assertEquals(401, client.get("/api/v1", firstKey).status());
+        assertEquals(200, client.get("/api/v1", rotated).status());
+
+        runApps("revoke", "2");
+        assertEquals(401, client.get("/api/v1", rotated).status());
+        assertFalse(runApps("list").contains(rotated));
+    }
+
+    private String runApps(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] command = new String[args.length + 1];
+        command[0] = "apps";
+        System.arraycopy(args, 0, command, 1, args.length);
+        int exit = Main.commandLine(env, printer(out), printer(err)).execute(command);
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static PrintWriter printer(ByteArrayOutputStream sink) {
+        return new PrintWriter(sink, true, StandardCharsets.UTF_8);
+    }
+
+    static String lastLine(String output) {
+        String[] lines = output.strip().split("\n");
+        return lines[lines.length - 1].strip();
+    }
+
+    private static JsonObject onlyItem(ApiClient.Response response) {
+        assertEquals(200, response.status(), response.raw().body());
+        assertEquals(1, response.body().getJsonArray("data").size());
+        return response.body().getJsonArray("data").getJsonObject(0);
+    }
+}

@@ -1,0 +1,72 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Contract section 7: a fresh installation can be used at once. */
+class FirstStartTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void withoutAConfiguredKeyTheFirstStartCreatesAnApplicationAndPrintsItsKeyOnce() {
+        Map<String, String> env = Map.of("DONORS_PORT", "0",
+                "DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("nested/dir/donors.db"));
+
+        ByteArrayOutputStream firstOutput = new ByteArrayOutputStream();
+        String key;
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), new PrintStream(firstOutput, true))) {
+            String printed = firstOutput.toString(StandardCharsets.UTF_8);
+            assertTrue(printed.contains("listening on http://127.0.0.1:" + service.port()), printed);
+            key = printed.lines().filter(line -> line.startsWith("dds_")).findFirst().orElseThrow();
+            assertEquals(200, new ApiClient(service.port()).get("/api/v1/", key).status());
+        }
+        assertTrue(Files.exists(dir.resolve("nested/dir/donors.db")), "the database and its directory are created");
+
+        ByteArrayOutputStream secondOutput = new ByteArrayOutputStream();
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), new PrintStream(secondOutput, true))) {
+            assertFalse(secondOutput.toString(StandardCharsets.UTF_8).contains("dds_"), "a key is printed only once");
+            assertEquals(200, new ApiClient(service.port()).get("/api/v1/", key).status(), "the key survives a restart");
+        }
+    }
+
+    @Test
+    void aConfiguredKeyWorksAtOnceAndIsNeverPrinted() {
+        String key = "configured-key-for-first-start";
+        Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"),
+                "DONORS_API_KEY", key);
+
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), new PrintStream(output, true))) {
+            assertEquals(200, new ApiClient(service.port()).get("/api/v1", key).status());
+        }
+        assertFalse(output.toString(StandardCharsets.UTF_8).contains(key));
+    }
+
+    @Test
+    void badSettingsAreExplained() {
+        IllegalArgumentException badPort = assertThrows(IllegalArgumentException.class,
+                () -> Settings.fromEnvironment(Map.of("DONORS_PORT", "eighty")));
+        assertTrue(badPort.getMessage().contains("DONORS_PORT"));
+
+        Settings defaults = Settings.fromEnvironment(Map.of());
+        assertEquals("127.0.0.1", defaults.host());
+        assertEquals(8080, defaults.port());
+        assertEquals("jdbc:sqlite:data/donors.db", defaults.dbUrl());
+        assertFalse(new Settings("h", 1, "u", "user", "secret-password", java.util.Optional.of("k-secret"))
+                .toString().contains("secret"));
+    }
+}

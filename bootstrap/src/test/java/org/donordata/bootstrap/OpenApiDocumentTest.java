@@ -1,0 +1,133 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import jakarta.json.JsonObject;
+import org.donordata.domain.DonorField;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.Yaml;
+
+/** docs/openapi.yaml must describe the service as it is: its paths, methods, statuses and record shapes. */
+class OpenApiDocumentTest {
+
+    private static final String KEY = "openapi-document-test-key";
+    private static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
+    private static final String DONOR = "{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\"}";
+
+    @TempDir
+    static Path dataDir;
+
+    private static Map<String, Object> document;
+    private static RunningService service;
+    private static ApiClient client;
+    private static long donorId;
+
+    @BeforeAll
+    static void startAndLoad() throws IOException {
+        try (Reader reader = Files.newBufferedReader(Path.of("..", "docs", "openapi.yaml"))) {
+            document = new Yaml().load(reader);
+        }
+        service = RunningService.start(Settings.fromEnvironment(Map.of("DONORS_PORT", "0",
+                "DONORS_DB_URL", "jdbc:sqlite:" + dataDir.resolve("donors.db"), "DONORS_API_KEY", KEY)),
+                new PrintStream(new ByteArrayOutputStream()));
+        client = new ApiClient(service.port());
+        donorId = client.post("/api/v1/donors", KEY, DONOR).body().getJsonNumber("data").longValueExact();
+    }
+
+    @AfterAll
+    static void stop() {
+        service.close();
+    }
+
+    @Test
+    void isOpenApi31() {
+        assertEquals("3.1.0", document.get("openapi"));
+    }
+
+    @Test
+    void everyDocumentedOperationAnswersWithADocumentedStatusAndEveryOtherMethodIs405() {
+        Map<String, Object> paths = map(document, "paths");
+        assertEquals(Set.of("/", "/donors", "/donors/{donor_id}"), paths.keySet());
+        for (Map.Entry<String, Object> path : paths.entrySet()) {
+            String url = "/api/v1" + path.getKey().replace("{donor_id}", String.valueOf(donorId));
+            Map<String, Object> operations = map(path.getValue());
+            Set<String> documented = new TreeSet<>();
+            for (String method : METHODS) {
+                Object operation = operations.get(method.toLowerCase());
+                ApiClient.Response response = client.send(method, url, KEY,
+                        "POST".equals(method) ? "application/json" : null, "POST".equals(method) ? DONOR : null);
+                if (operation == null) {
+                    assertEquals(405, response.status(), method + " " + url);
+                    continue;
+                }
+                documented.add(method);
+                Set<String> statuses = map(operation, "responses").keySet();
+                assertTrue(statuses.contains(String.valueOf(response.status())),
+                        method + " " + url + " answered " + response.status() + ", documented: " + statuses);
+            }
+            ApiClient.Response wrongMethod = client.send("DELETE", url, KEY, null, null);
+            assertEquals(documented, new TreeSet<>(Arrays.stream(wrongMethod.header("Allow").split(","))
+                    .map(String::strip).filter(method -> !method.equals("HEAD")).toList()), "Allow of " + url);
+        }
+    }
+
+    @Test
+    void theDonorSchemasListExactlyTheDomainsFieldsAndLimits() {
+        Map<String, Object> schemas = map(document, "components", "schemas");
+        List<String> allFields = Arrays.stream(DonorField.values()).map(DonorField::key).toList();
+        List<String> writable = Arrays.stream(DonorField.values()).filter(DonorField::writable).map(DonorField::key).toList();
+
+        assertEquals(allFields, List.copyOf(map(schemas, "Donor", "properties").keySet()));
+        assertEquals(allFields, map(schemas, "Donor").get("required"));
+        assertEquals(writable, List.copyOf(map(schemas, "DonorInput", "properties").keySet()));
+        for (DonorField field : DonorField.values()) {
+            Object documentedMax = field.writable() ? map(schemas, "DonorInput", "properties", field.key()).get("maxLength") : null;
+            if (documentedMax != null) {
+                assertEquals(field.maxLength(), documentedMax, field.key());
+            }
+        }
+    }
+
+    @Test
+    void realResponsesHaveTheDocumentedShapes() {
+        Map<String, Object> schemas = map(document, "components", "schemas");
+
+        JsonObject donor = client.get("/api/v1/donors/" + donorId, KEY).body().getJsonArray("data").getJsonObject(0);
+        assertEquals(Set.copyOf(map(schemas, "Donor", "properties").keySet()), donor.keySet());
+
+        JsonObject paging = client.get("/api/v1/donors", KEY).body().getJsonObject("paging");
+        assertEquals(Set.copyOf(map(schemas, "Paging", "properties").keySet()), paging.keySet());
+
+        JsonObject description = client.get("/api/v1/", KEY).body().getJsonArray("data").getJsonObject(0);
+        assertEquals(Set.copyOf(map(schemas, "ServiceDescription", "properties").keySet()), description.keySet());
+
+        assertEquals(Set.copyOf(map(schemas, "Envelope", "properties").keySet()),
+                client.get("/api/v1/donors/0", KEY).body().keySet());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object node, String... keys) {
+        Object current = node;
+        for (String key : keys) {
+            current = ((Map<String, Object>) current).get(key);
+        }
+        return current == null ? Map.of() : new LinkedHashMap<>((Map<String, Object>) current);
+    }
+}

@@ -1,0 +1,5 @@
+package org.donordata.stray;
+
+/** Deliberately breaks the rules: a class in no ring of the hexagon. */
+public class StrayClass {
+}
