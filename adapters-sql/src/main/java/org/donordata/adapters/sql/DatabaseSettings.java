@@ -3,7 +3,8 @@ package org.donordata.adapters.sql;
 import java.time.Duration;
 
 /**
- * How to reach the database and how large a connection pool to keep.
+ * How to reach the database and how large a connection pool to keep. Start from {@link #of} and override what
+ * the deployment sets, e.g. {@code DatabaseSettings.of(url, user, password).withMaxPoolSize(20)}.
  *
  * @param jdbcUrl {@code jdbc:sqlite:<file>} or {@code jdbc:postgresql://<host>[:<port>]/<database>}
  * @param user null when the database needs none (SQLite)
@@ -14,26 +15,65 @@ import java.time.Duration;
 public record DatabaseSettings(String jdbcUrl, String user, String password, int maxPoolSize,
         Duration connectionTimeout) {
 
+    /**
+     * SQLite's default pool: the file has one writer at a time whatever the pool size; WAL lets the other
+     * connections read meanwhile, and more of them would only queue on the write lock.
+     */
+    public static final int SQLITE_DEFAULT_MAX_POOL_SIZE = 4;
+
+    /**
+     * PostgreSQL's default pool, HikariCP's own default: the server handles concurrency, and several service
+     * nodes still fit well under its default max_connections of 100 (nodes × pool size must stay below it).
+     */
+    public static final int POSTGRESQL_DEFAULT_MAX_POOL_SIZE = 10;
+
+    /**
+     * The default wait for a free connection, for both databases (HikariCP's own is 30 s): a request held longer
+     * than that is better failed than left hanging.
+     */
+    public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+
+    /** HikariCP's lower bound for the connection timeout. */
+    public static final Duration MIN_CONNECTION_TIMEOUT = Duration.ofMillis(250);
+
+    /** @throws IllegalArgumentException naming the setting that is out of range, or for an unsupported URL */
     public DatabaseSettings {
         DatabaseKind.of(jdbcUrl);
         if (maxPoolSize < 1) {
-            throw new IllegalArgumentException("maxPoolSize must be at least 1, got " + maxPoolSize);
+            throw new IllegalArgumentException(
+                    "maxPoolSize (the most database connections open at once) must be at least 1, got " + maxPoolSize);
         }
-        // HikariCP's own lower bound.
-        if (connectionTimeout == null || connectionTimeout.toMillis() < 250) {
-            throw new IllegalArgumentException("connectionTimeout must be at least 250 ms, got " + connectionTimeout);
+        if (connectionTimeout == null) {
+            throw new IllegalArgumentException(
+                    "connectionTimeout (the wait for a free database connection) is required");
+        }
+        if (connectionTimeout.compareTo(MIN_CONNECTION_TIMEOUT) < 0) {
+            throw new IllegalArgumentException("connectionTimeout (the wait for a free database connection) must be"
+                    + " at least " + MIN_CONNECTION_TIMEOUT.toMillis() + " ms, got " + connectionTimeout.toMillis()
+                    + " ms");
         }
     }
 
     /**
-     * Settings with the defaults for the database the URL names: a pool of 4 connections for SQLite, 10 for
-     * PostgreSQL, and a 10 second wait for a free connection.
+     * Settings with the defaults for the database the URL names: a pool of {@value #SQLITE_DEFAULT_MAX_POOL_SIZE}
+     * connections for SQLite, {@value #POSTGRESQL_DEFAULT_MAX_POOL_SIZE} for PostgreSQL, and a wait of
+     * {@link #DEFAULT_CONNECTION_TIMEOUT 10 seconds} for a free connection.
      *
      * @throws IllegalArgumentException for a URL of an unsupported database
      */
     public static DatabaseSettings of(String jdbcUrl, String user, String password) {
         return new DatabaseSettings(jdbcUrl, user, password, DatabaseKind.of(jdbcUrl).defaultMaxPoolSize(),
-                DatabaseKind.DEFAULT_CONNECTION_TIMEOUT);
+                DEFAULT_CONNECTION_TIMEOUT);
+    }
+
+    /** @throws IllegalArgumentException when {@code maxPoolSize} is below 1 */
+    public DatabaseSettings withMaxPoolSize(int maxPoolSize) {
+        return new DatabaseSettings(jdbcUrl, user, password, maxPoolSize, connectionTimeout);
+    }
+
+    /** @throws IllegalArgumentException when {@code connectionTimeout} is null or below 250 ms */
+    public DatabaseSettings withConnectionTimeout(Duration connectionTimeout) {
+        return new DatabaseSettings(jdbcUrl, user, password, maxPoolSize, connectionTimeout);
     }
 
     /** Never shows the password, so that logging the settings cannot leak it. */

@@ -76,7 +76,7 @@ public final class SqlDatabase implements AutoCloseable {
         return applications;
     }
 
-    /** For this package's tests, which check how connections are set up. */
+    /** For DatabaseCopy, which works on rows rather than through the repositories, and for this package's tests. */
     DSLContext dsl() {
         return dsl;
     }

@@ -1,0 +1,226 @@
+package org.donordata.adapters.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.donordata.adapters.sql.DatabaseCopy.Progress;
+import org.donordata.adapters.sql.DatabaseCopy.Result;
+import org.donordata.application.Application;
+import org.donordata.application.KeyHash;
+import org.donordata.domain.Donor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How DatabaseCopy behaves; each subclass runs it from one kind of database to another. */
+abstract class DatabaseCopyContract {
+
+    static final int DONOR_COUNT = 300;
+    /** Small, so that the donors take several batches and the last one is partial. */
+    static final int BATCH = 64;
+    static final Progress QUIET = (table, done, total) -> { };
+    /** Stops a copy the way a crash would: between batches, the first batch of donors committed. */
+    static final Progress INTERRUPTED_AFTER_FIRST_DONOR_BATCH = (table, done, total) -> {
+        if (table.equals("donors") && done > 0) {
+            throw new IllegalStateException("interrupted");
+        }
+    };
+    static final Instant LATER = Instant.parse("2025-06-07T08:09:10.111213Z");
+
+    @TempDir
+    Path temporaryDirectory;
+
+    private TestDatabase sourceDatabase;
+    private TestDatabase targetDatabase;
+    SqlDatabase source;
+    SqlDatabase target;
+    List<Application> applications;
+
+    abstract TestDatabase newSource(Path directory);
+
+    abstract TestDatabase newTarget(Path directory);
+
+    @BeforeEach
+    void openDatabases() {
+        sourceDatabase = newSource(temporaryDirectory.resolve("source"));
+        source = SqlDatabase.open(sourceDatabase.settings());
+        targetDatabase = newTarget(temporaryDirectory.resolve("target"));
+        target = SqlDatabase.open(targetDatabase.settings());
+        applications = DonorFixture.fill(source, DONOR_COUNT);
+    }
+
+    @AfterEach
+    void closeDatabases() throws Exception {
+        // Null when opening failed; the test then reports why. Pools close before their databases are dropped.
+        for (AutoCloseable each : new AutoCloseable[] {source, sourceDatabase, target, targetDatabase}) {
+            if (each != null) {
+                each.close();
+            }
+        }
+    }
+
+    @Test
+    void copiesEveryApplicationAndDonorWithItsIdAndEveryField() {
+        Result result = DatabaseCopy.copy(source, target, QUIET);
+
+        assertCounts(result, 3, 0, DONOR_COUNT, 0);
+        assertTrue(result.verified(), result.differences()::toString);
+        assertTargetEqualsSource();
+        assertFalse(target.applications().list().getLast().keyActive(), "the revoked key stays revoked");
+    }
+
+    @Test
+    void aSecondRunCopiesNothingAndChangesNothing() {
+        copy(QUIET);
+        RepositorySnapshot before = RepositorySnapshot.of(target);
+
+        Result second = copy(QUIET);
+
+        assertCounts(second, 0, 3, 0, DONOR_COUNT);
+        assertTrue(second.verified(), second.differences()::toString);
+        assertEquals(before, RepositorySnapshot.of(target));
+    }
+
+    @Test
+    void rerunningAnInterruptedCopyCompletesIt() {
+        assertThrows(IllegalStateException.class, () -> copy(INTERRUPTED_AFTER_FIRST_DONOR_BATCH));
+        assertEquals(BATCH, target.dsl().fetchCount(CopiedTable.DONORS.table()));
+
+        Result rerun = copy(QUIET);
+
+        assertCounts(rerun, 0, 3, DONOR_COUNT - BATCH, BATCH);
+        assertTrue(rerun.verified(), rerun.differences()::toString);
+        assertTargetEqualsSource();
+    }
+
+    @Test
+    void rowsAddedToTheSourceSinceAnEarlierCopyAreCopiedByTheNextRun() {
+        copy(QUIET);
+        List<Application> withANewOne = new ArrayList<>(applications);
+        withANewOne.add(source.applications().create("Newcomer ✨", KeyHash.of("newcomer key"), LATER));
+        DonorFixture.addDonors(source, withANewOne, DONOR_COUNT, DONOR_COUNT + 100);
+
+        Result next = copy(QUIET);
+
+        assertCounts(next, 1, 3, 100, DONOR_COUNT);
+        assertTrue(next.verified(), next.differences()::toString);
+        assertTargetEqualsSource();
+    }
+
+    @Test
+    void aTargetRowThatDiffersStopsTheCopyNamingItAndNothingOfItsBatchIsWritten() {
+        assertThrows(IllegalStateException.class, () -> copy(INTERRUPTED_AFTER_FIRST_DONOR_BATCH));
+        // Someone served clients from the half-copied target: its new donor takes an id the source also has.
+        Donor intruder = target.donors().insert(applications.getFirst().id(), DonorRepositoryContract.person("I",
+                null), LATER);
+
+        DatabaseCopyException refused = assertThrows(DatabaseCopyException.class, () -> copy(QUIET));
+
+        assertEquals("The target already holds donor " + intruder.id() + ", different from the source's, and a copy"
+                + " never overwrites a row. Copy into an empty database or an earlier copy of this source. Nothing of"
+                + " the batch holding donor " + intruder.id() + " was written.", refused.getMessage());
+        assertEquals(BATCH + 1, target.dsl().fetchCount(CopiedTable.DONORS.table()));
+        assertEquals(intruder, target.donors().find(applications.getFirst().id(), intruder.id()).orElseThrow());
+    }
+
+    @Test
+    void aTargetWithAnApplicationOfItsOwnIsRefused() {
+        Application own = target.applications().create("own", KeyHash.of("own key"), LATER);
+
+        DatabaseCopyException refused = assertThrows(DatabaseCopyException.class, () -> copy(QUIET));
+
+        assertTrue(refused.getMessage().startsWith("The target already holds application " + own.id().value() + ","),
+                refused.getMessage());
+        assertEquals(List.of(own), target.applications().list());
+        assertEquals(0, target.dsl().fetchCount(CopiedTable.DONORS.table()));
+    }
+
+    @Test
+    void aTargetRowRepeatingAUniqueValueUnderAnotherIdStopsTheCopyAndNothingOfItsBatchIsWritten() {
+        for (String placeholder : List.of("first", "second", "third")) {
+            target.applications().create(placeholder, KeyHash.of(placeholder), LATER);
+        }
+        target.dsl().deleteFrom(CopiedTable.APPLICATIONS.table()).execute();
+        Application sameName = target.applications().create("crm", KeyHash.of("another key"), LATER);
+
+        DatabaseCopyException refused = assertThrows(DatabaseCopyException.class, () -> copy(QUIET));
+
+        assertTrue(refused.getMessage().startsWith("The target refused applications 1 to 3: one of them repeats a"
+                + " unique value that another row of the target already has"), refused.getMessage());
+        assertEquals(List.of(sameName), target.applications().list());
+    }
+
+    @Test
+    void rowsCreatedInTheTargetAfterwardsGetIdsAboveTheCopiedOnes() {
+        copy(QUIET);
+        long lastApplicationId = applications.getLast().id().value();
+        long lastDonorId = RepositorySnapshot.of(source).donors().stream().mapToLong(Donor::id).max().orElseThrow();
+
+        Application created = target.applications().create("after the move", KeyHash.of("fresh key"), LATER);
+        Donor donor = target.donors().insert(created.id(), DonorRepositoryContract.person("New", null), LATER);
+
+        assertEquals(lastApplicationId + 1, created.id().value());
+        assertEquals(lastDonorId + 1, donor.id());
+    }
+
+    @Test
+    void progressReachesTheTotalsOfEachTableInOrder() {
+        List<String> reported = new ArrayList<>();
+
+        copy((table, done, total) -> reported.add(table + " " + done + "/" + total));
+
+        assertEquals(List.of("applications 0/3", "applications 3/3", "donors 0/300", "donors 64/300",
+                "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300"), reported);
+    }
+
+    @Test
+    void verificationReportsARowTheTargetHasAndTheSourceLacks() {
+        copy(QUIET);
+        Donor extra = target.donors().insert(applications.getFirst().id(), DonorRepositoryContract.person("X", null),
+                LATER);
+
+        Result rerun = copy(QUIET);
+
+        assertCounts(rerun, 0, 3, 0, DONOR_COUNT);
+        assertFalse(rerun.verified());
+        assertEquals(List.of("The source holds 300 donors, the target 301. The target holds donor " + extra.id()
+                + ", which the source lacks."), rerun.differences());
+    }
+
+    @Test
+    void anEmptySourceCopiesNothingAndVerifies() {
+        try (TestDatabase emptyDatabase = newSource(temporaryDirectory.resolve("empty"));
+                SqlDatabase empty = SqlDatabase.open(emptyDatabase.settings())) {
+            Result result = new DatabaseCopy(empty.dsl(), target.dsl(), BATCH).run(QUIET);
+
+            assertCounts(result, 0, 0, 0, 0);
+            assertTrue(result.verified(), result.differences()::toString);
+        }
+    }
+
+    Result copy(Progress progress) {
+        return new DatabaseCopy(source.dsl(), target.dsl(), BATCH).run(progress);
+    }
+
+    private static void assertCounts(Result result, long applicationsCopied, long applicationsSkipped,
+            long donorsCopied, long donorsSkipped) {
+        assertEquals(List.of(applicationsCopied, applicationsSkipped, donorsCopied, donorsSkipped),
+                List.of(result.applicationsCopied(), result.applicationsSkipped(), result.donorsCopied(),
+                        result.donorsSkipped()), "applications copied, skipped; donors copied, skipped");
+    }
+
+    /** Compares what the repositories return on both sides: every field of every application and donor. */
+    private void assertTargetEqualsSource() {
+        RepositorySnapshot expected = RepositorySnapshot.of(source);
+        assertTrue(expected.donors().size() >= DONOR_COUNT, "the source holds the fixture");
+        assertEquals(expected, RepositorySnapshot.of(target));
+    }
+}

@@ -1,0 +1,82 @@
+package org.donordata.adapters.sql;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.donordata.application.Application;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.KeyHash;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorType;
+
+/**
+ * Applications and donors with everything a copy could get wrong: Unicode in every script, emoji, nulls, both
+ * flags, a rotated and a revoked key, and timestamps to the microsecond, some donors modified after creation.
+ */
+final class DonorFixture {
+
+    /** Every key the fixture ever issues, the retired ones included, so tests can look each one up. */
+    static final List<String> KEYS = List.of("key of the Förderverein", "old key of the crm", "key of the crm",
+            "key of the mailing tool");
+
+    static final Instant START = Instant.parse("2019-03-04T05:06:07.123456Z");
+
+    private DonorFixture() {
+    }
+
+    /** Three applications, the last with a revoked key, and {@code donors} donors spread over them. */
+    static List<Application> fill(SqlDatabase database, int donors) {
+        Application forderverein = database.applications().create("Förderverein 🎻", KeyHash.of(KEYS.get(0)), START);
+        Application crm = database.applications().create("crm", KeyHash.of(KEYS.get(1)), START.plusMillis(1));
+        database.applications().replaceKey(crm.id(), KeyHash.of(KEYS.get(2)));
+        Application mailing = database.applications().create("Mailing tool, retired", KeyHash.of(KEYS.get(3)),
+                START.plusSeconds(86_400).plusNanos(1_000));
+        database.applications().replaceKey(mailing.id(), null);
+        List<Application> applications = List.of(forderverein, crm, mailing);
+        addDonors(database, applications, 0, donors);
+        return database.applications().list();
+    }
+
+    /** Adds donors numbered {@code from} (inclusive) to {@code to} (exclusive), spread over the applications. */
+    static void addDonors(SqlDatabase database, List<Application> applications, int from, int to) {
+        for (int n = from; n < to; n++) {
+            int i = n;
+            ApplicationId owner = applications.get(i % applications.size()).id();
+            Instant created = createdAt(i);
+            long id = database.donors().insert(owner, details(i), created).id();
+            if (i % 7 == 0) {
+                database.donors().modify(owner, id, d -> changed(d, i), created.plus(Duration.ofDays(i)));
+            }
+        }
+    }
+
+    /** Distinct instants to the microsecond, years apart for large {@code i}. */
+    static Instant createdAt(int i) {
+        return START.plus(Duration.ofSeconds(i * 3_607L)).plusNanos(i * 1_001_000L % 1_000_000_000L);
+    }
+
+    /** Details that vary with {@code i}: both types, several scripts, nulls, both flags, sometimes long notes. */
+    static DonorDetails details(int i) {
+        boolean organization = i % 4 == 3;
+        String suffix = " " + i;
+        return new DonorDetails(organization ? DonorType.ORGANIZATION : DonorType.INDIVIDUAL,
+                organization ? null : List.of("Zoë", "山田", "Ådne", "Nnamdi", "Олена").get(i % 5) + suffix,
+                organization ? null : List.of("Lovelace", "太郎", "Ørsted", "O'Brien-Smith", "Шевченко").get(i % 5),
+                organization ? "Ünïcode Trust 🌍 慈善" + suffix : null,
+                i % 3 == 0 ? null : "Donor." + i + "@Example.org",
+                i % 2 == 0 ? "+44 20 7946 " + i : null,
+                "1 Straße des 17. Juni", i % 5 == 0 ? "Flat 2 / 二号室" : null,
+                i % 6 == 0 ? null : "Zürich", null, i % 2 == 0 ? "SW1A 1AA" : null, i % 3 == 0 ? "GB" : "CH",
+                i % 4 == 0 ? null : "crm-" + i + " 𝕏",
+                i % 2 == 1, i % 5 == 1,
+                i % 10 == 0 ? "Line one\r\nline two\ttabbed 👩‍👩‍👧 " + "n".repeat(2_000) : null);
+    }
+
+    private static DonorDetails changed(DonorDetails details, int i) {
+        return new DonorDetails(details.type(), details.firstName(), details.lastName(), details.organizationName(),
+                details.email(), details.phone(), details.addressLine1(), details.addressLine2(), "Reykjavík",
+                "Höfuðborgarsvæðið", details.postalCode(), "IS", details.externalId(), !details.emailOptOut(),
+                details.doNotContact(), "modified " + i);
+    }
+}

@@ -1,0 +1,17 @@
+package org.donordata.adapters.sql;
+
+import java.nio.file.Path;
+
+/** The way back, which any pair of supported databases allows. */
+class PostgresToSqliteDatabaseCopyIT extends DatabaseCopyContract {
+
+    @Override
+    TestDatabase newSource(Path unused) {
+        return PostgresTestDatabase.create();
+    }
+
+    @Override
+    TestDatabase newTarget(Path directory) {
+        return TestDatabase.sqlite(directory);
+    }
+}

@@ -1,0 +1,17 @@
+package org.donordata.adapters.sql;
+
+import java.nio.file.Path;
+
+/** The move the deployment guide describes: from the embedded default to a shared PostgreSQL database. */
+class SqliteToPostgresDatabaseCopyIT extends DatabaseCopyContract {
+
+    @Override
+    TestDatabase newSource(Path directory) {
+        return TestDatabase.sqlite(directory);
+    }
+
+    @Override
+    TestDatabase newTarget(Path unused) {
+        return PostgresTestDatabase.create();
+    }
+}
