@@ -17,14 +17,15 @@ import picocli.CommandLine.Command;
 public final class Main implements Callable<Integer> {
 
     public static void main(String[] args) {
-        System.exit(run(System.getenv(), args));
+        // jOOQ's banner and tips would bury what an operator reads on the console.
+        System.setProperty("org.jooq.no-logo", "true");
+        System.setProperty("org.jooq.no-tips", "true");
+        LogConfig.configureRuntime();
+        System.exit(commandLine(System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true))
+                .execute(args));
     }
 
-    /** Runs a command line against the given environment; returns the process exit code. */
-    static int run(Map<String, String> env, String... args) {
-        return commandLine(env, new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args);
-    }
-
+    /** The command line, run against the given environment and streams. */
     static CommandLine commandLine(Map<String, String> env, PrintWriter out, PrintWriter err) {
         CommandLine commandLine = new CommandLine(new Main(), new EnvironmentFactory(env));
         commandLine.setOut(out);
@@ -59,7 +60,6 @@ public final class Main implements Callable<Integer> {
 
         @Override
         public Integer call() throws InterruptedException {
-            LogConfig.configureRuntime();
             RunningService service = RunningService.start(Settings.fromEnvironment(env), System.out);
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
