@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.helidon.logging.common.LogConfig;
+import org.donordata.adapters.sql.DatabaseCopyException;
 import org.donordata.application.ApplicationCommandException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
 /** {@code java -jar donor-service.jar [serve | apps ...]}: serving is the default. */
 @Command(name = "donor-service", mixinStandardHelpOptions = true, version = "Donor Data Service 1.0",
         description = "The Donor Data Service: an HTTP JSON API over donor records.",
-        subcommands = {Main.Serve.class, AppsCommand.class})
+        subcommands = {Main.Serve.class, AppsCommand.class, CopyDatabaseCommand.class})
 public final class Main implements Callable<Integer> {
 
     public static void main(String[] args) {
@@ -32,7 +33,8 @@ public final class Main implements Callable<Integer> {
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((failure, line, parsed) -> {
             // Operator mistakes and bad configuration are explained, not dumped as stack traces.
-            if (failure instanceof ApplicationCommandException || failure instanceof IllegalArgumentException) {
+            if (failure instanceof ApplicationCommandException || failure instanceof IllegalArgumentException
+                    || failure instanceof DatabaseCopyException) {
                 line.getErr().println("error: " + failure.getMessage());
                 return 1;
             }

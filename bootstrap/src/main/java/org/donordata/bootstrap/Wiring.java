@@ -4,7 +4,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 
 import org.donordata.adapters.http.HttpApi;
-import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.SqlDatabase;
 import org.donordata.application.ApplicationService;
 import org.donordata.application.DonorService;
@@ -25,7 +24,7 @@ final class Wiring implements AutoCloseable {
 
     /** Opens the database (creating and migrating it as needed) and builds the use cases on it. */
     static Wiring open(Settings settings) {
-        return new Wiring(SqlDatabase.open(DatabaseSettings.of(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
+        return new Wiring(SqlDatabase.open(settings.database()));
     }
 
     ApplicationService applications() {

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Arrays;
@@ -23,22 +24,30 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The real wired service on a free port and a fresh SQLite file, driven over HTTP by a real client. */
-class EndToEndTest {
+/**
+ * The real wired service on a free port and a fresh database, driven over HTTP by a real client; run once per
+ * database by {@link SqliteEndToEndTest} and {@link PostgresEndToEndTest}.
+ */
+abstract class EndToEndTest {
 
     private static final String KEY = "end-to-end-test-key-0123456789";
 
     @TempDir
     Path dataDir;
 
+    private TestDatabase database;
     private RunningService service;
     private ApiClient client;
     private Map<String, String> env;
 
+    abstract TestDatabase database(Path directory);
+
     @BeforeEach
     void start() {
-        env = Map.of("DONORS_PORT", "0", "DONORS_DB_URL", "jdbc:sqlite:" + dataDir.resolve("donors.db"),
-                "DONORS_API_KEY", KEY);
+        database = database(dataDir);
+        env = new HashMap<>(database.env());
+        env.put("DONORS_PORT", "0");
+        env.put("DONORS_API_KEY", KEY);
         service = RunningService.start(Settings.fromEnvironment(env), new PrintStream(new ByteArrayOutputStream()));
         client = new ApiClient(service.port());
     }
@@ -46,6 +55,7 @@ class EndToEndTest {
     @AfterEach
     void stop() {
         service.close();
+        database.close();
     }
 
     @Test

@@ -10,7 +10,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+
+import org.donordata.adapters.sql.DatabaseSettings;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +70,15 @@ class FirstStartTest {
         assertEquals("127.0.0.1", defaults.host());
         assertEquals(8080, defaults.port());
         assertEquals("jdbc:sqlite:data/donors.db", defaults.dbUrl());
-        assertFalse(new Settings("h", 1, "u", "user", "secret-password", java.util.Optional.of("k-secret"))
-                .toString().contains("secret"));
+        assertFalse(new Settings("h", 1, "u", "user", "secret-password", Optional.empty(), Optional.empty(),
+                Optional.of("k-secret")).toString().contains("secret"));
+
+        Settings tuned = Settings.fromEnvironment(Map.of("DONORS_DB_URL", "jdbc:postgresql://db.internal/donors",
+                "DONORS_DB_POOL_SIZE", "25", "DONORS_DB_CONNECTION_TIMEOUT_MS", "2500"));
+        assertEquals(25, tuned.database().maxPoolSize());
+        assertEquals(Duration.ofMillis(2500), tuned.database().connectionTimeout());
+        assertEquals(DatabaseSettings.SQLITE_DEFAULT_MAX_POOL_SIZE, defaults.database().maxPoolSize());
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> Settings.fromEnvironment(Map.of("DONORS_DB_POOL_SIZE", "0"))).getMessage().contains("DONORS_DB_POOL_SIZE"));
     }
 }

@@ -1,0 +1,109 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** docs/deployment.md's move from SQLite to PostgreSQL, with the service's own command. */
+class CopyDatabaseCommandTest {
+
+    private static final String KEY = "copy-command-test-key-0123456789";
+
+    @TempDir
+    Path dir;
+
+    private TestDatabase postgres;
+    private Map<String, String> sqliteEnv;
+    private Map<String, String> postgresEnv;
+
+    record Result(int exit, String out, String err) {
+    }
+
+    @BeforeEach
+    void databases() {
+        postgres = TestDatabase.postgres();
+        sqliteEnv = withPortAndKey(TestDatabase.sqlite(dir).env());
+        postgresEnv = withPortAndKey(postgres.env());
+    }
+
+    @AfterEach
+    void dropSchema() {
+        postgres.close();
+    }
+
+    @Test
+    void copiesEverythingOnceAndTheServiceRunsOnTheCopy() {
+        String crmKey;
+        try (RunningService sqlite = RunningService.start(Settings.fromEnvironment(sqliteEnv), quiet())) {
+            ApiClient client = new ApiClient(sqlite.port());
+            for (int i = 0; i < 45; i++) {
+                assertEquals(201, client.post("/api/v1/donors", KEY, "{\"first_name\":\"Émile\",\"last_name\":\"" + i
+                        + "\",\"notes\":\"🌍\",\"external_id\":\"ext-" + i + "\"}").status());
+            }
+            crmKey = EndToEndTest.lastLine(run(sqliteEnv, "apps", "create", "CRM").out());
+        }
+
+        Result copied = run(postgresEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
+        assertEquals(0, copied.exit(), copied.err());
+        assertTrue(copied.out().contains("donors       45 of 45 (100%)"), copied.out());
+        assertTrue(copied.out().contains("applications 2 new, 0 there already; donors 45 new, 0 there already."),
+                copied.out());
+        assertTrue(copied.out().contains("Verified"), copied.out());
+
+        Result again = run(postgresEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
+        assertEquals(0, again.exit(), again.err());
+        assertTrue(again.out().contains("applications 0 new, 2 there already; donors 0 new, 45 there already."),
+                again.out());
+
+        try (RunningService moved = RunningService.start(Settings.fromEnvironment(postgresEnv), quiet())) {
+            ApiClient client = new ApiClient(moved.port());
+            var page = client.get("/api/v1/donors?offset=40", KEY).body();
+            assertEquals(5, page.getJsonArray("data").size());
+            assertEquals("🌍", page.getJsonArray("data").getJsonObject(0).getString("notes"));
+            assertEquals(200, client.get("/api/v1/", crmKey).status(), "keys moved with their applications");
+            assertEquals(409, client.post("/api/v1/donors", KEY, "{\"first_name\":\"A\",\"last_name\":\"B\",\"external_id\":\"ext-3\"}").status());
+            long next = client.post("/api/v1/donors", KEY, "{\"first_name\":\"New\",\"last_name\":\"Donor\"}")
+                    .body().getJsonNumber("data").longValueExact();
+            // Above the copied ids; PostgreSQL may skip a number the refused create above consumed.
+            assertTrue(next > 45, "new ids continue after the copied ones, got " + next);
+        }
+    }
+
+    @Test
+    void copyingADatabaseOntoItselfIsRefused() {
+        Result refused = run(sqliteEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("nothing to copy"), refused.err());
+    }
+
+    private static Map<String, String> withPortAndKey(Map<String, String> database) {
+        Map<String, String> env = new HashMap<>(database);
+        env.put("DONORS_PORT", "0");
+        env.put("DONORS_API_KEY", KEY);
+        return env;
+    }
+
+    private static Result run(Map<String, String> env, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
+                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(args);
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream());
+    }
+}

@@ -1,0 +1,71 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/** A fresh, empty database for one test, as the DONORS_DB_* variables that point the service at it. */
+interface TestDatabase extends AutoCloseable {
+
+    Map<String, String> env();
+
+    @Override
+    void close();
+
+    static TestDatabase sqlite(Path directory) {
+        Map<String, String> env = Map.of("DONORS_DB_URL", "jdbc:sqlite:" + directory.resolve("donors.db"));
+        return new TestDatabase() {
+            @Override
+            public Map<String, String> env() {
+                return env;
+            }
+
+            @Override
+            public void close() {
+                // the directory is the test's @TempDir, removed by JUnit
+            }
+        };
+    }
+
+    /**
+     * A schema of its own in the database {@code test} of the PostgreSQL server on this machine, dropped afterwards.
+     * The server is required: without it the test fails and says how to start it.
+     */
+    static TestDatabase postgres() {
+        String host = Objects.requireNonNullElse(System.getenv("DONORS_TEST_PG_HOST"), "127.0.0.1");
+        String port = Objects.requireNonNullElse(System.getenv("DONORS_TEST_PG_PORT"), "5432");
+        String user = Objects.requireNonNullElse(System.getenv("DONORS_TEST_PG_USER"), "postgres");
+        String url = "jdbc:postgresql://" + host + ":" + port + "/test";
+        String schema = "donors_e2e_" + UUID.randomUUID().toString().replace("-", "");
+        execute(url, user, "CREATE SCHEMA " + schema);
+        Map<String, String> env = Map.of("DONORS_DB_URL", url + "?currentSchema=" + schema, "DONORS_DB_USER", user);
+        return new TestDatabase() {
+            @Override
+            public Map<String, String> env() {
+                return env;
+            }
+
+            @Override
+            public void close() {
+                execute(url, user, "DROP SCHEMA " + schema + " CASCADE");
+            }
+        };
+    }
+
+    private static void execute(String url, String user, String sql) {
+        try (Connection connection = DriverManager.getConnection(url, user, null);
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            fail("PostgreSQL is not usable at " + url + " as " + user + " (" + e.getMessage() + "). These tests need it:"
+                    + " start it with bin/postgres-up, or point DONORS_TEST_PG_HOST/PORT/USER at another server.", e);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two service processes on one PostgreSQL database, as nodes behind a load balancer. */
+class TwoNodesTest {
+
+    private static final String KEY = "two-nodes-test-key-0123456789";
+
+    @TempDir
+    static Path logs;
+
+    private static TestDatabase database;
+    private static Map<String, String> env;
+    private static ServiceProcess nodeA;
+    private static ServiceProcess nodeB;
+    private static ApiClient a;
+    private static ApiClient b;
+
+    @BeforeAll
+    static void startTwoNodes() {
+        database = TestDatabase.postgres();
+        env = new HashMap<>(database.env());
+        env.put("DONORS_PORT", "0");
+        env.put("DONORS_API_KEY", KEY);
+        nodeA = ServiceProcess.start(env, logs.resolve("node-a.log"));
+        nodeB = ServiceProcess.start(env, logs.resolve("node-b.log"));
+        a = new ApiClient(nodeA.port());
+        b = new ApiClient(nodeB.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        nodeA.close();
+        nodeB.close();
+        database.close();
+    }
+
+    @Test
+    void aDonorCreatedOnOneNodeIsReadAndModifiedOnTheOther() {
+        long id = a.post("/api/v1/donors", KEY, "{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\"}")
+                .body().getJsonNumber("data").longValueExact();
+
+        assertEquals("Ada", b.get("/api/v1/donors/" + id, KEY).body().getJsonArray("data").getJsonObject(0).getString("first_name"));
+        assertEquals(200, b.post("/api/v1/donors/" + id, KEY, "{\"city\":\"London\"}").status());
+        assertEquals("London", a.get("/api/v1/donors/" + id, KEY).body().getJsonArray("data").getJsonObject(0).getString("city"));
+    }
+
+    @Test
+    void concurrentCreatesThroughBothNodesNeverCollideOnIds() throws Exception {
+        List<Callable<Long>> creates = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            ApiClient node = i % 2 == 0 ? a : b;
+            int n = i;
+            creates.add(() -> node.post("/api/v1/donors", KEY, "{\"first_name\":\"Concurrent\",\"last_name\":\"" + n + "\"}")
+                    .body().getJsonNumber("data").longValueExact());
+        }
+        Set<Long> ids = new HashSet<>();
+        try (ExecutorService clients = Executors.newFixedThreadPool(16)) {
+            for (Future<Long> id : clients.invokeAll(creates)) {
+                ids.add(id.get());
+            }
+        }
+        assertEquals(200, ids.size(), "every create got its own id");
+    }
+
+    @Test
+    void twoNodesNeverLetTwoDonorsShareAnExternalId() throws Exception {
+        try (ExecutorService clients = Executors.newFixedThreadPool(2)) {
+            for (int round = 0; round < 25; round++) {
+                String body = "{\"first_name\":\"Race\",\"last_name\":\"" + round + "\",\"external_id\":\"race-" + round + "\"}";
+                List<Future<Integer>> statuses = clients.invokeAll(List.of(
+                        () -> a.post("/api/v1/donors", KEY, body).status(),
+                        () -> b.post("/api/v1/donors", KEY, body).status()));
+                List<Integer> seen = new ArrayList<>(List.of(statuses.get(0).get(), statuses.get(1).get()));
+                seen.sort(null);
+                assertEquals(List.of(201, 409), seen, "round " + round);
+            }
+        }
+    }
+
+    @Test
+    void aKeyRevokedOnTheCommandLineStopsWorkingOnBothNodes() {
+        String key = EndToEndTest.lastLine(apps("create", "Kiosk"));
+        long id = Long.parseLong(apps("list").lines().filter(line -> line.contains("Kiosk")).findFirst().orElseThrow()
+                .strip().split("\\s+")[0]);
+        assertEquals(200, a.get("/api/v1/", key).status());
+        assertEquals(200, b.get("/api/v1/", key).status());
+
+        apps("revoke", String.valueOf(id));
+
+        assertEquals(401, a.get("/api/v1/", key).status());
+        assertEquals(401, b.get("/api/v1/", key).status());
+    }
+
+    private static String apps(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> command = new ArrayList<>(List.of("apps"));
+        command.addAll(List.of(args));
+        int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
+                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(command.toArray(String[]::new));
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8);
+    }
+}
