@@ -1,10 +1,13 @@
 package org.donordata.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,7 +25,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Two service processes on one PostgreSQL database, as nodes behind a load balancer. */
+/**
+ * Two service processes on one PostgreSQL database, as nodes behind a load balancer. Afterwards their logs are
+ * searched for every api key used: none may appear.
+ */
 class TwoNodesTest {
 
     private static final String KEY = "two-nodes-test-key-0123456789";
@@ -36,6 +42,7 @@ class TwoNodesTest {
     private static ServiceProcess nodeB;
     private static ApiClient a;
     private static ApiClient b;
+    private static final List<String> issuedKeys = new ArrayList<>();
 
     @BeforeAll
     static void startTwoNodes() {
@@ -50,10 +57,17 @@ class TwoNodesTest {
     }
 
     @AfterAll
-    static void stop() {
+    static void stopAndCheckTheLogs() throws IOException {
         nodeA.close();
         nodeB.close();
         database.close();
+        for (ServiceProcess node : List.of(nodeA, nodeB)) {
+            String log = Files.readString(node.log());
+            assertFalse(log.contains(KEY), "an api key appeared in " + node.log());
+            for (String issued : issuedKeys) {
+                assertFalse(log.contains(issued), "an issued api key appeared in " + node.log());
+            }
+        }
     }
 
     @Test
@@ -102,6 +116,7 @@ class TwoNodesTest {
     @Test
     void aKeyRevokedOnTheCommandLineStopsWorkingOnBothNodes() {
         String key = EndToEndTest.lastLine(apps("create", "Kiosk"));
+        issuedKeys.add(key);
         long id = Long.parseLong(apps("list").lines().filter(line -> line.contains("Kiosk")).findFirst().orElseThrow()
                 .strip().split("\\s+")[0]);
         assertEquals(200, a.get("/api/v1/", key).status());

@@ -1,0 +1,76 @@
+-- One wrk script for every scenario. Arguments (after --): SCENARIO MODE KEY ROWS
+--   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix
+--   MODE:     service (the real API) | ceiling (bench/Ceiling.java: same-size answers from memory)
+--   ROWS:     how many donor rows were seeded; the benchmark application owns every row whose
+--             index modulo 10 is not 9 (see bench/Seed.java), ids being index + 1.
+local scenario, mode, key, rows, benchDonors
+local counter = 0
+
+function init(args)
+  scenario, mode, key, rows = args[1], args[2], args[3], tonumber(args[4])
+  benchDonors = rows - math.floor(rows / 10)
+  math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16) % 100000)
+  wrk.headers["api-key"] = key
+end
+
+local function randomBenchId()
+  local index = math.random(0, rows - 1)
+  if index % 10 == 9 then index = index - 1 end
+  return index + 1
+end
+
+local function get(path)
+  return wrk.format("GET", path, nil, nil)
+end
+
+local function post(path, body)
+  return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
+end
+
+local function one()
+  if mode == "ceiling" then return get("/one") end
+  return get("/api/v1/donors/" .. randomBenchId())
+end
+
+local function page(offset)
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors?limit=30&offset=" .. offset)
+end
+
+local function create()
+  counter = counter + 1
+  local body = string.format(
+    '{"first_name":"Bench","last_name":"Create %d","email":"bench%d@example.org","country":"GB","notes":"created by wrk"}',
+    counter, counter)
+  if mode == "ceiling" then return post("/created", body) end
+  return post("/api/v1/donors", body)
+end
+
+local function modify()
+  counter = counter + 1
+  local body = string.format('{"notes":"modified by wrk %d","email_opt_out":%s}', counter, counter % 2 == 0 and "true" or "false")
+  if mode == "ceiling" then return post("/modified", body) end
+  return post("/api/v1/donors/" .. randomBenchId(), body)
+end
+
+function request()
+  if scenario == "one" then return one()
+  elseif scenario == "page0" then return page(0)
+  elseif scenario == "pagerandom" then return page(math.random(0, benchDonors - 30))
+  elseif scenario == "pagelast" then return page(benchDonors - 30)
+  elseif scenario == "create" then return create()
+  elseif scenario == "modify" then return modify()
+  elseif scenario == "mix" then
+    local dice = math.random(1, 100)
+    if dice <= 90 then return one() elseif dice <= 95 then return create() else return modify() end
+  end
+  error("unknown scenario " .. tostring(scenario))
+end
+
+-- No response() hook: defining one makes wrk parse every answer. errors.status counts answers >= 400.
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT requests=%d seconds=%.3f p50_ms=%.3f p99_ms=%.3f errors=%d\n",
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    e.connect + e.read + e.write + e.timeout + e.status))
+end
