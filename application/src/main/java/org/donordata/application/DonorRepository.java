@@ -1,5 +1,6 @@
 package org.donordata.application;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -7,7 +8,12 @@ import java.util.function.UnaryOperator;
 
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorFingerprint;
+import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.IdempotencyKey;
+import org.donordata.domain.IdempotencyKeyReuseException;
 
 /**
  * Stored donors, always seen through the application that owns them: another application's donor
@@ -21,19 +27,44 @@ public interface DonorRepository {
     Optional<Donor> find(ApplicationId owner, long id);
 
     /**
-     * Stores a new donor and returns it with its new id.
+     * Stores a new donor, at version 1, and returns it with its new id.
      *
      * @throws DuplicateExternalIdException when another donor of the owner has the same external id
      */
     Donor insert(ApplicationId owner, DonorDetails details, Instant now);
 
     /**
-     * Atomically reads the donor, computes its new details with {@code change} and stores them, so that
-     * concurrent modifies never lose each other's fields. When the new details equal the old ones nothing
-     * is written. Anything {@code change} throws aborts the modify and leaves the donor as it was.
+     * Stores a new donor unless the owner's earlier create with this key, made less than {@code keyLifetime} before
+     * {@code now}, is remembered: then nothing is stored, and that create's donor id is returned when its details had
+     * this fingerprint. Atomic, on every node: the donor and the record of its key are stored together or not at all,
+     * and of concurrent creates with one key exactly one stores a donor, whose id all of them return. A key older
+     * than {@code keyLifetime} counts as unused (and is replaced).
+     *
+     * @return the id of the new donor, or of the donor the key's first create stored
+     * @throws IdempotencyKeyReuseException when the key's first create had details with another fingerprint
+     * @throws DuplicateExternalIdException when another donor of the owner has the same external id; the key is then
+     *         not recorded
+     */
+    long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
+            Instant now, Duration keyLifetime);
+
+    /**
+     * Atomically reads the donor, checks that its version is one {@code expected} accepts, computes its new details
+     * with {@code change} and stores them with the next version, so that concurrent modifies never lose each other's
+     * fields and a conditional modify never overwrites a version it did not expect, whichever node runs it. When the
+     * new details equal the old ones nothing is written, the version included. Anything {@code change} throws aborts
+     * the modify and leaves the donor as it was.
      *
      * @return the donor as stored afterwards, or empty when the owner has no donor with this id
+     * @throws DonorVersionMismatchException when {@code expected} does not accept the stored version; checked before
+     *         {@code change} runs, and nothing is changed
      * @throws DuplicateExternalIdException when another donor of the owner has the new external id
      */
-    Optional<Donor> modify(ApplicationId owner, long id, UnaryOperator<DonorDetails> change, Instant now);
+    Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected, UnaryOperator<DonorDetails> change,
+            Instant now);
+
+    /** {@link #modify(ApplicationId, long, ExpectedVersion, UnaryOperator, Instant)} whatever the stored version. */
+    default Optional<Donor> modify(ApplicationId owner, long id, UnaryOperator<DonorDetails> change, Instant now) {
+        return modify(owner, id, ExpectedVersion.ANY, change, now);
+    }
 }

@@ -24,6 +24,7 @@ import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorNotFoundException;
+import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Page;
 import org.donordata.domain.PageRequest;
@@ -55,7 +56,7 @@ class DonorServiceTest {
 
     @Test
     void createStoresValidatedDetailsWithTheTimeAtMicroseconds() {
-        when(repository.insert(eq(OWNER), any(), any())).thenReturn(new Donor(42, ADA, NOW, NOW));
+        when(repository.insert(eq(OWNER), any(), any())).thenReturn(new Donor(42, ADA, NOW, NOW, 1));
 
         long id = service.create(OWNER, DonorChanges.from(Map.of("first_name", " Ada ", "last_name", "Lovelace")));
 
@@ -88,7 +89,8 @@ class DonorServiceTest {
     @SuppressWarnings("unchecked")
     void modifyAppliesTheChangesToTheStoredDonorInsideTheRepository() {
         ArgumentCaptor<UnaryOperator<DonorDetails>> change = ArgumentCaptor.forClass(UnaryOperator.class);
-        when(repository.modify(eq(OWNER), eq(3L), change.capture(), any())).thenReturn(Optional.of(new Donor(3, ADA, NOW, NOW)));
+        when(repository.modify(eq(OWNER), eq(3L), eq(ExpectedVersion.ANY), change.capture(), any()))
+                .thenReturn(Optional.of(new Donor(3, ADA, NOW, NOW, 2)));
 
         assertEquals(3, service.modify(OWNER, "3", DonorChanges.from(Map.of("city", "London"))));
 
@@ -99,7 +101,7 @@ class DonorServiceTest {
 
     @Test
     void modifyOfAMissingDonorIsNotFound() {
-        when(repository.modify(eq(OWNER), anyLong(), any(), any())).thenReturn(Optional.empty());
+        when(repository.modify(eq(OWNER), anyLong(), any(), any(), any())).thenReturn(Optional.empty());
 
         DonorNotFoundException missing = assertThrows(DonorNotFoundException.class,
                 () -> service.modify(OWNER, "12", DonorChanges.from(Map.of("city", "London"))));
@@ -107,6 +109,6 @@ class DonorServiceTest {
     }
 
     private static List<Donor> donors(int count) {
-        return LongStream.rangeClosed(1, count).mapToObj(id -> new Donor(id, ADA, NOW, NOW)).toList();
+        return LongStream.rangeClosed(1, count).mapToObj(id -> new Donor(id, ADA, NOW, NOW, 1)).toList();
     }
 }

@@ -5,7 +5,8 @@ package org.donordata.domain;
  * is checked by the compiler for completeness when a new kind is added.
  */
 public sealed abstract class DomainException extends RuntimeException
-        permits InvalidInputException, DonorNotFoundException, DuplicateExternalIdException {
+        permits InvalidInputException, DonorNotFoundException, DuplicateExternalIdException,
+        DonorVersionMismatchException, IdempotencyKeyReuseException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

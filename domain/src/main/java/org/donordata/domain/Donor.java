@@ -2,8 +2,15 @@ package org.donordata.domain;
 
 import java.time.Instant;
 
-/** A stored donor: its id, what clients wrote, and when it was created and last changed (UTC). */
-public record Donor(long id, DonorDetails details, Instant createdAt, Instant updatedAt) {
+/**
+ * A stored donor: its id, what clients wrote, when it was created and last changed (UTC), and its version: 1 when
+ * created, one more with every write that changes it, so a client can tell whether the donor it read is still the
+ * one stored (the HTTP adapter's ETag).
+ */
+public record Donor(long id, DonorDetails details, Instant createdAt, Instant updatedAt, long version) {
+
+    /** The version of a donor that has never been changed. */
+    public static final long FIRST_VERSION = 1;
 
     public Donor {
         if (id < 1) {
@@ -11,6 +18,9 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
         }
         if (details == null || createdAt == null || updatedAt == null) {
             throw new IllegalArgumentException("a stored donor has details and both timestamps");
+        }
+        if (version < FIRST_VERSION) {
+            throw new IllegalArgumentException("donor versions start at " + FIRST_VERSION + ", got " + version);
         }
     }
 }

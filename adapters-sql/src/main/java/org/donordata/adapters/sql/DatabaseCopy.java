@@ -10,8 +10,10 @@ import org.jooq.DSLContext;
 
 /**
  * Copies every application (its key hash included, null for a revoked key) and every donor from one database to
- * another, with the same ids and the same column values: how an installation moves from SQLite to PostgreSQL,
- * though any pair of supported databases works. Stop the service on both sides while it runs.
+ * another, with the same ids and the same column values (donors' versions included): how an installation moves from
+ * SQLite to PostgreSQL, though any pair of supported databases works. Stop the service on both sides while it runs.
+ * Idempotency keys are not copied: they are remembered for a day only, so a client that retries a create across the
+ * move may create its donor twice.
  *
  * <p>Idempotent: rows are matched by id, and a row the target already holds unchanged is skipped, so running the
  * copy again writes nothing, and rerunning an interrupted copy completes it. The target must be empty or an
@@ -26,7 +28,7 @@ import org.jooq.DSLContext;
 public final class DatabaseCopy {
 
     /**
-     * Rows per batch: large enough that round trips do not dominate, small enough that a batch of donors (20
+     * Rows per batch: large enough that round trips do not dominate, small enough that a batch of donors (21
      * columns) stays well under SQLite's limit of 32,766 bind values per statement.
      */
     static final int BATCH_SIZE = 1000;

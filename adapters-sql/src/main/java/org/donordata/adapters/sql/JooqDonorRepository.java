@@ -2,6 +2,7 @@ package org.donordata.adapters.sql;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -14,8 +15,12 @@ import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorType;
+import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.IdempotencyKey;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -54,24 +59,18 @@ final class JooqDonorRepository implements DonorRepository {
 
     @Override
     public Donor insert(ApplicationId owner, DonorDetails details, Instant now) {
-        Instant stamp = microseconds(now);
-        try {
-            long id = dsl.insertInto(DONORS)
-                    .set(DONORS.APPLICATION_ID, owner.value())
-                    .set(columns(details))
-                    .set(DONORS.CREATED_AT, stamp)
-                    .set(DONORS.UPDATED_AT, stamp)
-                    .returningResult(DONORS.ID)
-                    .fetchSingle()
-                    .value1();
-            return new Donor(id, details, stamp, stamp);
-        } catch (DataAccessException e) {
-            throw duplicateExternalIdOr(e, details);
-        }
+        return insertRow(dsl, owner, details, microseconds(now));
     }
 
     @Override
-    public Optional<Donor> modify(ApplicationId owner, long id, UnaryOperator<DonorDetails> change, Instant now) {
+    public long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
+            Instant now, Duration keyLifetime) {
+        return new IdempotentInsert(dsl).insertOnce(owner, key, fingerprint, details, microseconds(now), keyLifetime);
+    }
+
+    @Override
+    public Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected,
+            UnaryOperator<DonorDetails> change, Instant now) {
         Instant stamp = microseconds(now);
         // Whatever escapes the lambda, change's own exceptions included, rolls the transaction back and propagates.
         return dsl.transactionResult(transaction -> {
@@ -81,18 +80,51 @@ final class JooqDonorRepository implements DonorRepository {
             if (current.isEmpty()) {
                 return Optional.empty();
             }
-            DonorDetails before = current.get().details();
-            DonorDetails after = change.apply(before);
-            if (after.equals(before)) {
+            Donor stored = current.get();
+            // Before the change is computed: a request based on a stale version is refused whatever fields it sent.
+            if (!expected.accepts(stored.version())) {
+                throw new DonorVersionMismatchException(id, stored.version());
+            }
+            DonorDetails after = change.apply(stored.details());
+            if (after.equals(stored.details())) {
                 return current;
             }
+            long version = stored.version() + 1;
             try {
-                tx.update(DONORS).set(columns(after)).set(DONORS.UPDATED_AT, stamp).where(owned(owner, id)).execute();
+                tx.update(DONORS)
+                        .set(columns(after))
+                        .set(DONORS.UPDATED_AT, stamp)
+                        .set(DONORS.VERSION, version)
+                        .where(owned(owner, id))
+                        .execute();
             } catch (DataAccessException e) {
                 throw duplicateExternalIdOr(e, after);
             }
-            return Optional.of(new Donor(id, after, current.get().createdAt(), stamp));
+            return Optional.of(new Donor(id, after, stored.createdAt(), stamp, version));
         });
+    }
+
+    /**
+     * Stores a new donor at its first version, within the caller's transaction when {@code dsl} is one.
+     *
+     * @param stamp the time, already truncated to microseconds
+     * @throws DuplicateExternalIdException when another donor of the owner has the same external id
+     */
+    static Donor insertRow(DSLContext dsl, ApplicationId owner, DonorDetails details, Instant stamp) {
+        try {
+            long id = dsl.insertInto(DONORS)
+                    .set(DONORS.APPLICATION_ID, owner.value())
+                    .set(columns(details))
+                    .set(DONORS.CREATED_AT, stamp)
+                    .set(DONORS.UPDATED_AT, stamp)
+                    .set(DONORS.VERSION, Donor.FIRST_VERSION)
+                    .returningResult(DONORS.ID)
+                    .fetchSingle()
+                    .value1();
+            return new Donor(id, details, stamp, stamp, Donor.FIRST_VERSION);
+        } catch (DataAccessException e) {
+            throw duplicateExternalIdOr(e, details);
+        }
     }
 
     /**
@@ -157,6 +189,7 @@ final class JooqDonorRepository implements DonorRepository {
                 row.get(DONORS.EMAIL_OPT_OUT),
                 row.get(DONORS.DO_NOT_CONTACT),
                 row.get(DONORS.NOTES));
-        return new Donor(row.get(DONORS.ID), details, row.get(DONORS.CREATED_AT), row.get(DONORS.UPDATED_AT));
+        return new Donor(row.get(DONORS.ID), details, row.get(DONORS.CREATED_AT), row.get(DONORS.UPDATED_AT),
+                row.get(DONORS.VERSION));
     }
 }

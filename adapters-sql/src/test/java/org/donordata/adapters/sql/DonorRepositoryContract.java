@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,57 +15,17 @@ import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 import org.donordata.application.ApplicationId;
-import org.donordata.application.DonorRepository;
-import org.donordata.application.KeyHash;
 import org.donordata.domain.Donor;
-import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorType;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Problem;
 import org.jooq.exception.DataAccessException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** How every DonorRepository behaves; each subclass runs it against one database. */
-abstract class DonorRepositoryContract {
-
-    static final Instant CREATED = Instant.parse("2024-05-01T09:30:00.123456Z");
-    static final Instant LATER = Instant.parse("2024-05-02T17:45:01.000001Z");
-
-    @TempDir
-    Path temporaryDirectory;
-
-    private TestDatabase testDatabase;
-    private SqlDatabase database;
-    DonorRepository donors;
-    ApplicationId owner;
-    ApplicationId otherOwner;
-
-    abstract TestDatabase newTestDatabase(Path temporaryDirectory);
-
-    @BeforeEach
-    void openDatabase() {
-        testDatabase = newTestDatabase(temporaryDirectory);
-        database = SqlDatabase.open(testDatabase.settings());
-        owner = database.applications().create("owner", KeyHash.of("owner key"), CREATED).id();
-        otherOwner = database.applications().create("other", KeyHash.of("other key"), CREATED).id();
-        donors = database.donors();
-    }
-
-    @AfterEach
-    void closeDatabase() {
-        // Null when opening failed; the test then reports why.
-        if (database != null) {
-            database.close();
-        }
-        if (testDatabase != null) {
-            testDatabase.close();
-        }
-    }
+abstract class DonorRepositoryContract extends DonorRepositoryTestBase {
 
     @Test
     void insertThenFindReturnsEveryFieldExactly() {
@@ -78,7 +36,7 @@ abstract class DonorRepositoryContract {
 
         Donor inserted = donors.insert(owner, details, CREATED);
 
-        assertEquals(new Donor(inserted.id(), details, CREATED, CREATED), inserted);
+        assertEquals(new Donor(inserted.id(), details, CREATED, CREATED, 1), inserted);
         assertEquals(Optional.of(inserted), donors.find(owner, inserted.id()));
     }
 
@@ -86,7 +44,7 @@ abstract class DonorRepositoryContract {
     void insertThenFindKeepsEveryOptionalFieldNull() {
         Donor inserted = donors.insert(owner, DonorDetails.DEFAULTS, CREATED);
 
-        assertEquals(Optional.of(new Donor(inserted.id(), DonorDetails.DEFAULTS, CREATED, CREATED)),
+        assertEquals(Optional.of(new Donor(inserted.id(), DonorDetails.DEFAULTS, CREATED, CREATED, 1)),
                 donors.find(owner, inserted.id()));
     }
 
@@ -184,7 +142,7 @@ abstract class DonorRepositoryContract {
 
         Optional<Donor> modified = donors.modify(owner, donor.id(), d -> changed, LATER);
 
-        Donor expected = new Donor(donor.id(), changed, CREATED, LATER);
+        Donor expected = new Donor(donor.id(), changed, CREATED, LATER, 2);
         assertEquals(Optional.of(expected), modified);
         assertEquals(Optional.of(expected), donors.find(owner, donor.id()));
     }
@@ -261,15 +219,5 @@ abstract class DonorRepositoryContract {
         }
 
         assertEquals(threads * modifiesEach, donors.find(owner, donor.id()).orElseThrow().details().notes().length());
-    }
-
-    static DonorDetails person(String firstName, String externalId) {
-        return new DonorDetails(DonorType.INDIVIDUAL, firstName, "Lovelace", null, null, null, null, null, null, null,
-                null, null, externalId, false, false, null);
-    }
-
-    /** The details with one field changed, the way a client's modify changes it. */
-    static DonorDetails with(DonorDetails details, String field, String value) {
-        return DonorChanges.from(Collections.singletonMap(field, value)).applyTo(details);
     }
 }

@@ -1,0 +1,82 @@
+package org.donordata.application;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorChanges;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorNotFoundException;
+import org.donordata.domain.DonorVersionMismatchException;
+import org.donordata.domain.ExpectedVersion;
+import org.junit.jupiter.api.Test;
+
+/** Modify with the versions the client expects (HTTP: If-Match); the check itself is the repository's, atomically. */
+class ConditionalModifyTest {
+
+    private static final ApplicationId OWNER = new ApplicationId(7);
+    private static final Instant NOW = Instant.parse("2026-11-21T10:15:30.123456789Z");
+    private static final Instant NOW_IN_MICROS = Instant.parse("2026-11-21T10:15:30.123456Z");
+    private static final DonorChanges TO_LONDON = DonorChanges.from(Map.of("city", "London"));
+    private static final DonorDetails ADA = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"))
+            .applyTo(DonorDetails.DEFAULTS);
+
+    private final DonorRepository repository = mock(DonorRepository.class);
+    private final DonorService service = new DonorService(repository, Clock.fixed(NOW, ZoneOffset.UTC));
+
+    @Test
+    void theExpectedVersionsGoToTheRepositoryAndTheStoredDonorComesBackWithItsNewVersion() {
+        Donor stored = new Donor(3, ADA, NOW_IN_MICROS, NOW_IN_MICROS, 6);
+        when(repository.modify(eq(OWNER), eq(3L), eq(ExpectedVersion.oneOf(4, 5)), any(), eq(NOW_IN_MICROS)))
+                .thenReturn(Optional.of(stored));
+
+        assertSame(stored, service.modify(OWNER, "3", TO_LONDON, ExpectedVersion.oneOf(4, 5)));
+    }
+
+    @Test
+    void aModifyWithoutExpectedVersionsAcceptsAnyAndReturnsTheId() {
+        when(repository.modify(eq(OWNER), eq(3L), eq(ExpectedVersion.ANY), any(), eq(NOW_IN_MICROS)))
+                .thenReturn(Optional.of(new Donor(3, ADA, NOW_IN_MICROS, NOW_IN_MICROS, 9)));
+
+        assertEquals(3, service.modify(OWNER, "3", TO_LONDON));
+        verify(repository).modify(eq(OWNER), eq(3L), eq(ExpectedVersion.ANY), any(), eq(NOW_IN_MICROS));
+    }
+
+    @Test
+    void aStaleVersionIsReportedAsTheRepositoryFoundIt() {
+        DonorVersionMismatchException stale = new DonorVersionMismatchException(3, 8);
+        when(repository.modify(eq(OWNER), eq(3L), any(), any(), any())).thenThrow(stale);
+
+        assertSame(stale, assertThrows(DonorVersionMismatchException.class,
+                () -> service.modify(OWNER, "3", TO_LONDON, ExpectedVersion.oneOf(7))));
+    }
+
+    @Test
+    void aMissingDonorIsNotFoundWhateverTheExpectedVersion() {
+        when(repository.modify(eq(OWNER), eq(12L), any(), any(), any())).thenReturn(Optional.empty());
+
+        assertThrows(DonorNotFoundException.class, () -> service.modify(OWNER, "12", TO_LONDON, ExpectedVersion.ANY));
+        assertThrows(DonorNotFoundException.class,
+                () -> service.modify(OWNER, "12", TO_LONDON, ExpectedVersion.oneOf(1)));
+    }
+
+    @Test
+    void anIdThatNamesNoDonorIsNotFoundBeforeAnyVersionIsChecked() {
+        assertThrows(DonorNotFoundException.class,
+                () -> service.modify(OWNER, "x", TO_LONDON, ExpectedVersion.oneOf(1)));
+        verifyNoInteractions(repository);
+    }
+}

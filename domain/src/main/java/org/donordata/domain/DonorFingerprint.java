@@ -1,0 +1,60 @@
+package org.donordata.domain;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * A stable digest of a donor's details: equal details give equal fingerprints, on every node and in every release,
+ * and any difference in any field gives another. An idempotency key stores the fingerprint of the donor it created,
+ * so that a retry can be told from another donor sent under the same key. Computed from the validated details, so
+ * what validation makes equal (surrounding spaces, a field sent with its default value) counts as the same donor.
+ *
+ * @param hex the SHA-256, 64 lower-case hex digits
+ */
+public record DonorFingerprint(String hex) {
+
+    // Names the encoding below; a future encoding would change it, so no two encodings ever produce the same digest.
+    private static final String ENCODING = "donor-details-v1";
+
+    public DonorFingerprint {
+        if (hex == null || !hex.matches("[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("a donor fingerprint is 64 lower-case hex digits");
+        }
+    }
+
+    /**
+     * The SHA-256 over each writable field that has a value, in {@link DonorField} order: its name, then its value
+     * as text (a type by its key, a flag as true or false), each as UTF-8 preceded by its length in bytes. The
+     * lengths make the encoding unambiguous (no two sets of values give the same bytes). Unset fields are left out,
+     * so a new optional field added to donors later leaves the fingerprints of stored keys as they were.
+     */
+    public static DonorFingerprint of(DonorDetails details) {
+        MessageDigest sha256 = sha256();
+        update(sha256, ENCODING);
+        for (DonorField field : DonorField.values()) {
+            Object value = field.writable() ? details.get(field) : null;
+            if (value != null) {
+                update(sha256, field.key());
+                update(sha256, value instanceof DonorType type ? type.key() : value.toString());
+            }
+        }
+        return new DonorFingerprint(HexFormat.of().formatHex(sha256.digest()));
+    }
+
+    private static void update(MessageDigest sha256, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        sha256.update(ByteBuffer.allocate(Integer.BYTES).putInt(bytes.length).array());
+        sha256.update(bytes);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException("every JDK has SHA-256", impossible);
+        }
+    }
+}
