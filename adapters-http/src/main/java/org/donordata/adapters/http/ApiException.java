@@ -27,11 +27,23 @@ final class ApiException extends HttpException {
                 "The request body could not be read: its Content-Length or chunked encoding is malformed.", false);
     }
 
+    /** Closes the connection: a proxy in front may have framed the request the other way (request smuggling). */
+    static ApiException ambiguousFraming() {
+        return new ApiException(Status.BAD_REQUEST_400,
+                "The request's framing is ambiguous: send either one Content-Length of plain digits or"
+                        + " Transfer-Encoding: chunked, not both.", false);
+    }
+
     static ApiException unauthorized() {
         ApiException exception = new ApiException(Status.UNAUTHORIZED_401,
                 "A valid api-key header is required.");
         exception.header(HeaderValues.create(HeaderNames.WWW_AUTHENTICATE, "api-key"));
         return exception;
+    }
+
+    static ApiException noSuchDonor() {
+        return new ApiException(Status.NOT_FOUND_404, "No donor with id like that exists: donor ids are positive"
+                + " whole numbers.");
     }
 
     static ApiException methodNotAllowed(Method method, String allowed) {
@@ -50,5 +62,20 @@ final class ApiException extends HttpException {
     static ApiException unsupportedMediaType() {
         return new ApiException(Status.UNSUPPORTED_MEDIA_TYPE_415,
                 "The request body must be sent as Content-Type: application/json (UTF-8).");
+    }
+
+    static ApiException tooManyRequests(long retryAfterSeconds) {
+        return retryLater(new ApiException(Status.TOO_MANY_REQUESTS_429, "This application has made too many requests;"
+                + " retry after " + retryAfterSeconds + " s."), retryAfterSeconds);
+    }
+
+    static ApiException tooManyFailedAuthentications(long retryAfterSeconds) {
+        return retryLater(new ApiException(Status.TOO_MANY_REQUESTS_429, "Too many requests from this address had a"
+                + " wrong api key; retry after " + retryAfterSeconds + " s."), retryAfterSeconds);
+    }
+
+    private static ApiException retryLater(ApiException exception, long seconds) {
+        exception.header(HeaderValues.create(HeaderNames.RETRY_AFTER, String.valueOf(seconds)));
+        return exception;
     }
 }

@@ -1,7 +1,10 @@
 package org.donordata.adapters.http;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.PathMatchers;
@@ -11,6 +14,7 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.ApplicationService;
 import org.donordata.application.DonorService;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
@@ -24,6 +28,12 @@ final class DonorRoutes {
 
     static final String ROOT = "/api/v1";
     static final String DONORS = ROOT + "/donors";
+    static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
+    /**
+     * What may name a donor: digits, fewer than any api key has, so that echoing or logging it never shows a key
+     * a client put in the wrong place.
+     */
+    static final Pattern DONOR_ID = Pattern.compile("[0-9]{1," + (ApplicationService.MIN_CONFIGURED_KEY_LENGTH - 1) + "}");
 
     private final DonorService donors;
 
@@ -64,34 +74,49 @@ final class DonorRoutes {
 
     private void get(ServerRequest req, ServerResponse res) {
         Donor donor = donors.get(owner(req), id(req));
+        res.header(HeaderNames.ETAG, EntityTags.of(donor));
         Envelope.ok(req, res, Status.OK_200, json -> DonorJson.donors(json, List.of(donor)));
     }
 
+    // A retry with the same Idempotency-Key gets the same answer; no ETag, as the donor may have changed since.
     private void create(ServerRequest req, ServerResponse res) {
         DonorChanges fields = DonorChanges.from(JsonBody.read(req));
-        long id = donors.create(owner(req), fields);
+        long id = donors.create(owner(req), fields, Optional.ofNullable(singleHeader(req, IDEMPOTENCY_KEY)));
         res.header(HeaderNames.LOCATION, DONORS + "/" + id);
         Envelope.ok(req, res, Status.CREATED_201, json -> json.write(id));
     }
 
     private void modify(ServerRequest req, ServerResponse res) {
         DonorChanges changes = DonorChanges.from(JsonBody.read(req));
-        long id = donors.modify(owner(req), id(req), changes);
-        Envelope.ok(req, res, Status.OK_200, json -> json.write(id));
+        Donor donor = donors.modify(owner(req), id(req), changes, EntityTags.expected(req));
+        res.header(HeaderNames.ETAG, EntityTags.of(donor));
+        Envelope.ok(req, res, Status.OK_200, json -> json.write(donor.id()));
     }
 
     private static ApplicationId owner(ServerRequest req) {
         return ApiKeyCheck.caller(req).id();
     }
 
-    // The raw path text: the service decides what names a donor, and answers 404 for anything else.
+    // The raw path text: the service decides which number names a donor, and answers 404 for any other. What is
+    // not a number at all is refused here, without being echoed: a confused client may have put its key there.
     private static String id(ServerRequest req) {
-        return req.path().pathParameters().get("id");
+        String id = req.path().pathParameters().get("id");
+        if (!DONOR_ID.matcher(id).matches()) {
+            throw ApiException.noSuchDonor();
+        }
+        return id;
+    }
+
+    private static String singleHeader(ServerRequest req, HeaderName name) {
+        return atMostOne(name.defaultCase(), req.headers().all(name, List::of));
     }
 
     /** A query parameter's value, null when absent; unknown parameters are ignored, repeated ones refused. */
     private static String single(ServerRequest req, String name) {
-        List<String> values = req.query().all(name, List::of);
+        return atMostOne(name, req.query().all(name, List::of));
+    }
+
+    private static String atMostOne(String name, List<String> values) {
         if (values.size() > 1) {
             throw new InvalidInputException(List.of(new Problem(name, "must be given at most once")));
         }

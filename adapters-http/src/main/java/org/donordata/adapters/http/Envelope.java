@@ -89,7 +89,9 @@ final class Envelope {
     }
 
     // One write with a Content-Length. A HEAD response carries the headers of the GET response but no body.
+    // From here on the client is waited for again: it must take the response within its deadline.
     private static void send(ServerRequest req, ServerResponse res, Status status, byte[] body) {
+        ClientDeadline.current().arm();
         res.status(status);
         HEADERS.forEach(res::header);
         if (Method.HEAD.equals(req.prologue().method())) {

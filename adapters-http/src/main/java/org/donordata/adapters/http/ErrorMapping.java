@@ -2,6 +2,7 @@ package org.donordata.adapters.http;
 
 import io.helidon.http.DirectHandler;
 import io.helidon.http.DirectHandler.TransportResponse;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.HttpException;
 import io.helidon.http.Status;
@@ -11,7 +12,9 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.domain.DomainException;
 import org.donordata.domain.DonorNotFoundException;
+import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.IdempotencyKeyReuseException;
 import org.donordata.domain.InvalidInputException;
 
 /**
@@ -21,6 +24,11 @@ import org.donordata.domain.InvalidInputException;
 final class ErrorMapping {
 
     private static final String INTERNAL_ERROR = "Internal error";
+    /** How Helidon 4.4.0 words a header section over {@code maxHeadersSize}, which it answers 400. */
+    private static final String HEADERS_TOO_LARGE = "Header size exceeded";
+    private static final Status HEADER_FIELDS_TOO_LARGE = Status.create(431, "Request Header Fields Too Large");
+    /** Connections and in-flight requests come and go within milliseconds, so a second is long enough. */
+    static final int BUSY_RETRY_AFTER_SECONDS = 1;
 
     private static final System.Logger LOG = System.getLogger(ErrorMapping.class.getName());
 
@@ -42,17 +50,39 @@ final class ErrorMapping {
             case InvalidInputException invalid -> Status.BAD_REQUEST_400;
             case DonorNotFoundException notFound -> Status.NOT_FOUND_404;
             case DuplicateExternalIdException duplicate -> Status.CONFLICT_409;
+            case DonorVersionMismatchException stale -> Status.PRECONDITION_FAILED_412;
+            case IdempotencyKeyReuseException reused -> Status.UNPROCESSABLE_CONTENT_422;
         };
     }
 
-    /** Envelopes for what Helidon answers without routing; its own texts are not shown, as they may echo input. */
+    /**
+     * Envelopes for what Helidon answers without routing; its own texts are not shown, as they may echo input,
+     * but one is read: a header section over the limit comes as a 400 that says so, and is answered 431. An
+     * HTTP/1.0 request, which Helidon answers 505, is the client's to fix, so it is a 400 (contract: no input
+     * gives a 5xx).
+     */
     static DirectHandlers directHandlers() {
-        DirectHandler envelope = (request, type, status, headers, message) -> TransportResponse.builder()
-                .status(status)
-                .headers(headers)
-                .update(it -> Envelope.HEADERS.forEach(it::header))
-                .entity(Envelope.failure(status, describe(status)))
-                .build();
+        DirectHandler envelope = (request, type, status, headers, message) -> {
+            Status answered = switch (status.code()) {
+                case 400 -> HEADERS_TOO_LARGE.equals(message) ? HEADER_FIELDS_TOO_LARGE : status;
+                case 505 -> Status.BAD_REQUEST_400;
+                default -> status;
+            };
+            String msg = status.code() == 505 ? "This service speaks HTTP/1.1 only." : describe(answered);
+            String id = AccessLog.direct(request.method(), request.path(), answered.code());
+            return TransportResponse.builder()
+                    .status(answered)
+                    .headers(headers)
+                    .update(it -> {
+                        Envelope.HEADERS.forEach(it::header);
+                        it.header(AccessLog.REQUEST_ID, id);
+                        if (answered.code() == 503) {
+                            it.header(HeaderNames.RETRY_AFTER, String.valueOf(BUSY_RETRY_AFTER_SECONDS));
+                        }
+                    })
+                    .entity(Envelope.failure(answered, msg))
+                    .build();
+        };
         DirectHandlers.Builder handlers = DirectHandlers.builder();
         for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
             handlers.addHandler(type, envelope);
@@ -75,6 +105,9 @@ final class ErrorMapping {
     }
 
     private static String describe(Status status) {
+        if (status.code() == 503) {
+            return "The service is busy; retry after " + BUSY_RETRY_AFTER_SECONDS + " s.";
+        }
         if (status.code() >= 500) {
             return INTERNAL_ERROR;
         }
@@ -83,6 +116,7 @@ final class ErrorMapping {
             case 404 -> "Nothing exists at this path.";
             case 413 -> "The request body is larger than " + JsonBody.MAX_BYTES + " bytes.";
             case 414 -> "The request line is longer than " + HttpApi.MAX_REQUEST_LINE + " bytes.";
+            case 431 -> "The request headers are larger than " + HttpApi.MAX_HEADERS + " bytes.";
             default -> status.reasonPhrase() + ".";
         };
     }

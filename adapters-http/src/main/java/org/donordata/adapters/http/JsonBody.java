@@ -74,9 +74,17 @@ final class JsonBody {
         }
     }
 
-    // Reads one byte past the limit to tell "exactly the limit" from "too large", and never more.
+    // Reads one byte past the limit to tell "exactly the limit" from "too large", and never more; the client has
+    // its deadline to send it.
     private static byte[] readAtMostMax(InputStream body) {
-        byte[] bytes = readNBytes(body, MAX_BYTES + 1);
+        ClientDeadline deadline = ClientDeadline.current();
+        deadline.arm();
+        byte[] bytes;
+        try {
+            bytes = readNBytes(body, MAX_BYTES + 1);
+        } finally {
+            deadline.pause();
+        }
         if (bytes.length > MAX_BYTES) {
             throw ApiException.bodyTooLarge();
         }
@@ -102,8 +110,11 @@ final class JsonBody {
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))
                     .toString();
-            // RFC 8259 lets a parser ignore a byte order mark; some Windows tools still send one.
-            return text.startsWith("\uFEFF") ? text.substring(1) : text;
+            // RFC 8259 forbids senders to add one; refusing it keeps one exact reading of every body.
+            if (text.startsWith("\uFEFF")) {
+                throw ApiException.badRequest("The request body starts with a byte order mark; send UTF-8 without one.");
+            }
+            return text;
         } catch (CharacterCodingException e) {
             throw ApiException.badRequest("The request body is not valid UTF-8.");
         }

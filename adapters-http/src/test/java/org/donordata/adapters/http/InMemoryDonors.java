@@ -1,8 +1,11 @@
 package org.donordata.adapters.http;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -11,7 +14,12 @@ import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorFingerprint;
+import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.IdempotencyKey;
+import org.donordata.domain.IdempotencyKeyReuseException;
 
 /** The donor port in memory, with the rules adapters-sql keeps: ids ascending, owners apart, external ids unique. */
 final class InMemoryDonors implements DonorRepository {
@@ -19,10 +27,18 @@ final class InMemoryDonors implements DonorRepository {
     private record Row(ApplicationId owner, Donor donor) {
     }
 
+    private record KeyOf(ApplicationId owner, IdempotencyKey key) {
+    }
+
+    private record KeyUse(DonorFingerprint fingerprint, long donorId, Instant usedAt) {
+    }
+
     private final List<Row> rows = new ArrayList<>();
+    private final Map<KeyOf, KeyUse> keys = new HashMap<>();
 
     synchronized void clear() {
         rows.clear();
+        keys.clear();
     }
 
     synchronized int size() {
@@ -42,21 +58,42 @@ final class InMemoryDonors implements DonorRepository {
     @Override
     public synchronized Donor insert(ApplicationId owner, DonorDetails details, Instant now) {
         requireUniqueExternalId(owner, 0, details);
-        Donor donor = new Donor(rows.size() + 1, details, now, now);
+        Donor donor = new Donor(rows.size() + 1, details, now, now, Donor.FIRST_VERSION);
         rows.add(new Row(owner, donor));
         return donor;
     }
 
     @Override
-    public synchronized Optional<Donor> modify(ApplicationId owner, long id, UnaryOperator<DonorDetails> change,
-                                               Instant now) {
+    public synchronized long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
+                                        DonorDetails details, Instant now, Duration keyLifetime) {
+        KeyUse earlier = keys.get(new KeyOf(owner, key));
+        if (earlier != null && earlier.usedAt().isAfter(now.minus(keyLifetime))) {
+            if (!earlier.fingerprint().equals(fingerprint)) {
+                throw new IdempotencyKeyReuseException(key);
+            }
+            return earlier.donorId();
+        }
+        long id = insert(owner, details, now).id();
+        keys.put(new KeyOf(owner, key), new KeyUse(fingerprint, id, now));
+        return id;
+    }
+
+    @Override
+    public synchronized Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected,
+                                               UnaryOperator<DonorDetails> change, Instant now) {
         Optional<Donor> current = find(owner, id);
         if (current.isEmpty()) {
             return Optional.empty();
         }
+        if (!expected.accepts(current.get().version())) {
+            throw new DonorVersionMismatchException(id, current.get().version());
+        }
         DonorDetails details = change.apply(current.get().details());
+        if (details.equals(current.get().details())) {
+            return current;
+        }
         requireUniqueExternalId(owner, id, details);
-        Donor changed = new Donor(id, details, current.get().createdAt(), now);
+        Donor changed = new Donor(id, details, current.get().createdAt(), now, current.get().version() + 1);
         rows.set((int) id - 1, new Row(owner, changed));
         return Optional.of(changed);
     }

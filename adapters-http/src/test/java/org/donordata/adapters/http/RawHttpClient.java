@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -30,6 +31,12 @@ final class RawHttpClient implements AutoCloseable {
         in = socket.getInputStream();
     }
 
+    /** How long a read waits (5 s unless set). */
+    RawHttpClient timeout(Duration timeout) throws IOException {
+        socket.setSoTimeout((int) timeout.toMillis());
+        return this;
+    }
+
     RawHttpClient send(String text) throws IOException {
         return send(text.getBytes(StandardCharsets.ISO_8859_1));
     }
@@ -46,7 +53,11 @@ final class RawHttpClient implements AutoCloseable {
 
     /** A response; after a HEAD request it has no body, whatever its Content-Length says. */
     Response read(boolean head) throws IOException {
-        String[] lines = readHead().split("\r\n");
+        return parse(readHead(), head);
+    }
+
+    private Response parse(String text, boolean head) throws IOException {
+        String[] lines = text.split("\r\n");
         Map<String, String> headers = new TreeMap<>();
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
@@ -55,6 +66,13 @@ final class RawHttpClient implements AutoCloseable {
         int length = head ? 0 : Integer.parseInt(headers.getOrDefault("content-length", "0"));
         String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
         return new Response(Integer.parseInt(lines[0].split(" ")[1]), headers, body);
+    }
+
+    /** One response as the text it came in (for looking into, not for parsing): head and body. */
+    String readRaw() throws IOException {
+        String head = readHead();
+        Response parsed = parse(head, false);
+        return head + parsed.body();
     }
 
     /** Whether the server closed the connection (rather than waiting for another request). */

@@ -98,8 +98,9 @@ class RequestBodyTest {
     }
 
     @Test
-    void byteOrderMark_isIgnored() {
-        envelope(send("/api/v1/donors", JSON, "\uFEFF{\"first_name\": \"A\", \"last_name\": \"B\"}"), 201);
+    void byteOrderMark_isRefused() {
+        assertRefused(send("/api/v1/donors", JSON, "\uFEFF{\"first_name\": \"A\", \"last_name\": \"B\"}"), 400,
+                "byte order mark");
     }
 
     @Test

@@ -1,0 +1,49 @@
+package org.donordata.adapters.http;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import org.donordata.domain.Donor;
+import org.donordata.domain.ExpectedVersion;
+
+/** A donor's version as an HTTP entity tag, and the versions an {@code If-Match} header accepts (RFC 9110 13.1.1). */
+final class EntityTags {
+
+    private static final Pattern ENTITY_TAG = Pattern.compile("(W/)?\"([^\"]*)\"");
+    private static final Pattern VERSION = Pattern.compile("[1-9][0-9]{0,17}");
+
+    private EntityTags() {
+    }
+
+    /** A strong tag: two representations with the same version are identical byte for byte. */
+    static String of(Donor donor) {
+        return "\"" + donor.version() + "\"";
+    }
+
+    /**
+     * No {@code If-Match}, or {@code *}: any version. Otherwise the versions of its strong tags; weak tags never
+     * match under the strong comparison If-Match requires, and a tag that is not one of ours matches nothing, so a
+     * header naming no usable version makes the modify fail (412) rather than succeed unconditionally.
+     */
+    static ExpectedVersion expected(ServerRequest req) {
+        List<String> headers = req.headers().all(HeaderNames.IF_MATCH, List::of);
+        if (headers.isEmpty() || headers.stream().anyMatch(value -> value.strip().equals("*"))) {
+            return ExpectedVersion.ANY;
+        }
+        Set<Long> versions = new HashSet<>();
+        for (String header : headers) {
+            Matcher tag = ENTITY_TAG.matcher(header);
+            while (tag.find()) {
+                if (tag.group(1) == null && VERSION.matcher(tag.group(2)).matches()) {
+                    versions.add(Long.parseLong(tag.group(2)));
+                }
+            }
+        }
+        return ExpectedVersion.oneOf(versions);
+    }
+}

@@ -1,0 +1,112 @@
+package org.donordata.adapters.http;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the server listens and what it lets one client, or one application, use. Rate limits are per node:
+ * behind a load balancer over N nodes, an application may make up to N times the rate.
+ *
+ * @param host                   address to listen on
+ * @param port                   port, 0 for any free one
+ * @param tlsCertificate         PEM certificate chain (server certificate first); with the key, HTTPS only
+ * @param tlsPrivateKey          PEM private key (unencrypted PKCS#8, or PKCS#1 RSA) of that certificate
+ * @param allowPlainHttp         serve plain HTTP on a non-loopback address (behind a TLS-terminating proxy)
+ * @param maxConnections         open connections served; more are answered 503 and closed
+ * @param maxConcurrentRequests  requests handled at once; more are answered 503 at once, not queued
+ * @param readTimeout            how long the server waits on a client: for a new connection's or a kept-alive
+ *                               connection's next request head, for a request body being read, for a response
+ *                               to be taken; past it the connection is closed. Time the service spends working
+ *                               does not count.
+ * @param requestsPerSecond      per application: sustained rate, answered 429 beyond
+ * @param requestBurst           per application: requests it may make at once (the size of its token bucket)
+ * @param authFailuresPerMinute  wrong keys one client address may present a minute before it is answered 429
+ *                               without the key being looked up; 0 turns the throttle off
+ */
+public record HttpSettings(String host, int port, Optional<Path> tlsCertificate, Optional<Path> tlsPrivateKey,
+        boolean allowPlainHttp, int maxConnections, int maxConcurrentRequests, Duration readTimeout,
+        int requestsPerSecond, int requestBurst, int authFailuresPerMinute) {
+
+    public static final int DEFAULT_MAX_CONNECTIONS = 1_000;
+    public static final int DEFAULT_MAX_CONCURRENT_REQUESTS = 200;
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(20);
+    public static final int DEFAULT_REQUESTS_PER_SECOND = 1_000;
+    public static final int DEFAULT_REQUEST_BURST = 2_000;
+    public static final int DEFAULT_AUTH_FAILURES_PER_MINUTE = 20;
+
+    public HttpSettings {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(tlsCertificate, "tlsCertificate");
+        Objects.requireNonNull(tlsPrivateKey, "tlsPrivateKey");
+        Objects.requireNonNull(readTimeout, "readTimeout");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be from 0 to 65535, got " + port);
+        }
+        if (tlsCertificate.isPresent() != tlsPrivateKey.isPresent()) {
+            throw new IllegalArgumentException("DONORS_TLS_CERT and DONORS_TLS_KEY must be set together: "
+                    + (tlsCertificate.isPresent() ? "DONORS_TLS_KEY" : "DONORS_TLS_CERT") + " is missing.");
+        }
+        atLeast("maxConnections", maxConnections, 1);
+        atLeast("maxConcurrentRequests", maxConcurrentRequests, 1);
+        atLeast("requestsPerSecond", requestsPerSecond, 1);
+        atLeast("requestBurst", requestBurst, 1);
+        atLeast("authFailuresPerMinute", authFailuresPerMinute, 0);
+        if (readTimeout.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new IllegalArgumentException("readTimeout must be at least 100 ms, got " + readTimeout.toMillis() + " ms");
+        }
+    }
+
+    /** Plain HTTP on {@code host:port} with the default limits. */
+    public static HttpSettings defaults(String host, int port) {
+        return new HttpSettings(host, port, Optional.empty(), Optional.empty(), false, DEFAULT_MAX_CONNECTIONS,
+                DEFAULT_MAX_CONCURRENT_REQUESTS, DEFAULT_READ_TIMEOUT, DEFAULT_REQUESTS_PER_SECOND,
+                DEFAULT_REQUEST_BURST, DEFAULT_AUTH_FAILURES_PER_MINUTE);
+    }
+
+    public boolean tls() {
+        return tlsCertificate.isPresent();
+    }
+
+    public HttpSettings withTls(Path certificate, Path privateKey) {
+        return new HttpSettings(host, port, Optional.of(certificate), Optional.of(privateKey), allowPlainHttp,
+                maxConnections, maxConcurrentRequests, readTimeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
+    }
+
+    public HttpSettings withAllowPlainHttp(boolean allow) {
+        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allow, maxConnections,
+                maxConcurrentRequests, readTimeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
+    }
+
+    public HttpSettings withMaxConnections(int max) {
+        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, max,
+                maxConcurrentRequests, readTimeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
+    }
+
+    public HttpSettings withMaxConcurrentRequests(int max) {
+        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, maxConnections,
+                max, readTimeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
+    }
+
+    public HttpSettings withReadTimeout(Duration timeout) {
+        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, maxConnections,
+                maxConcurrentRequests, timeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
+    }
+
+    public HttpSettings withRateLimit(int perSecond, int burst) {
+        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, maxConnections,
+                maxConcurrentRequests, readTimeout, perSecond, burst, authFailuresPerMinute);
+    }
+
+    public HttpSettings withAuthFailuresPerMinute(int failures) {
+        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, maxConnections,
+                maxConcurrentRequests, readTimeout, requestsPerSecond, requestBurst, failures);
+    }
+
+    private static void atLeast(String name, int value, int minimum) {
+        if (value < minimum) {
+            throw new IllegalArgumentException(name + " must be at least " + minimum + ", got " + value);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package org.donordata.adapters.http;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.function.Function;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.github.bucket4j.BandwidthBuilder.BandwidthBuilderBuildStage;
+import io.github.bucket4j.BandwidthBuilder.BandwidthBuilderCapacityStage;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.EstimationProbe;
+import io.github.bucket4j.TimeMeter;
+import org.donordata.application.ApplicationId;
+
+/**
+ * Token buckets: one per application for its request rate, and one per client address for the wrong keys it
+ * presents. The state lives in this node's memory only: nodes behind a load balancer each count on their own.
+ * Both maps are bounded and forget idle entries, since hostile clients can make up any number of addresses;
+ * an entry forgotten after a quiet spell would have refilled by then anyway.
+ */
+final class RateLimits {
+
+    static final Duration AUTH_WINDOW = Duration.ofMinutes(1);
+    private static final int MAX_ADDRESSES = 20_000;
+    private static final int MAX_APPLICATIONS = 10_000;
+
+    private final Cache<ApplicationId, Bucket> applications;
+    private final Cache<String, Bucket> addresses;
+    private final Function<ApplicationId, Bucket> newApplicationBucket;
+    private final Function<String, Bucket> newAddressBucket;
+    private final boolean throttleAuthentication;
+
+    RateLimits(HttpSettings settings) {
+        this(settings.requestsPerSecond(), settings.requestBurst(), settings.authFailuresPerMinute(),
+                TimeMeter.SYSTEM_NANOTIME, Ticker.systemTicker());
+    }
+
+    /** With a clock of its own, so that tests can let time pass. */
+    RateLimits(int perSecond, int burst, int authFailuresPerMinute, TimeMeter time, Ticker ticker) {
+        // Greedy refill: a token comes back every 1/perSecond s, rather than all of them once a second.
+        this.newApplicationBucket = id -> bucket(time, it -> it.capacity(burst).refillGreedy(perSecond, Duration.ofSeconds(1)));
+        // Interval refill: an address that used up its wrong keys waits for the minute to end.
+        this.newAddressBucket = address -> bucket(time,
+                it -> it.capacity(authFailuresPerMinute).refillIntervally(authFailuresPerMinute, AUTH_WINDOW));
+        this.throttleAuthentication = authFailuresPerMinute > 0;
+        Duration refillTime = Duration.ofSeconds(1 + burst / perSecond);
+        this.applications = Caffeine.newBuilder().ticker(ticker).maximumSize(MAX_APPLICATIONS)
+                .expireAfterAccess(refillTime.compareTo(AUTH_WINDOW) > 0 ? refillTime : AUTH_WINDOW).build();
+        this.addresses = Caffeine.newBuilder().ticker(ticker).maximumSize(MAX_ADDRESSES)
+                .expireAfterAccess(AUTH_WINDOW).build();
+    }
+
+    /** Refuses (429) a client address that presented too many wrong keys, before its key is looked at. */
+    void checkAddress(String address) {
+        Bucket failures = addresses.getIfPresent(address);
+        if (failures != null) {
+            EstimationProbe probe = failures.estimateAbilityToConsume(1);
+            if (!probe.canBeConsumed()) {
+                throw ApiException.tooManyFailedAuthentications(seconds(probe.getNanosToWaitForRefill()));
+            }
+        }
+    }
+
+    void failedAuthentication(String address) {
+        if (throttleAuthentication) {
+            addresses.get(address, newAddressBucket).tryConsume(1);
+        }
+    }
+
+    /** Counts one request of an authenticated application, refusing it (429) over the application's rate. */
+    void checkApplication(ApplicationId application) {
+        ConsumptionProbe probe = applications.get(application, newApplicationBucket).tryConsumeAndReturnRemaining(1);
+        if (!probe.isConsumed()) {
+            throw ApiException.tooManyRequests(seconds(probe.getNanosToWaitForRefill()));
+        }
+    }
+
+    /**
+     * The key a client's failures are counted under: its IP address, or for IPv6 its /64 network, since one host
+     * is commonly given a whole /64 and could otherwise change its address for every attempt.
+     */
+    static String clientKey(SocketAddress peer) {
+        if (peer instanceof InetSocketAddress socket && socket.getAddress() != null) {
+            InetAddress address = socket.getAddress();
+            if (address instanceof Inet6Address) {
+                byte[] network = Arrays.copyOf(address.getAddress(), 16);
+                Arrays.fill(network, 8, 16, (byte) 0);
+                try {
+                    return InetAddress.getByAddress(network).getHostAddress() + "/64";
+                } catch (java.net.UnknownHostException impossible) {
+                    throw new IllegalStateException(impossible);
+                }
+            }
+            return address.getHostAddress();
+        }
+        return peer instanceof InetSocketAddress socket ? socket.getHostString() : String.valueOf(peer);
+    }
+
+    // Retry-After is in whole seconds; rounding down would send clients back too early.
+    private static long seconds(long nanos) {
+        return Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L);
+    }
+
+    private static Bucket bucket(TimeMeter time,
+            Function<BandwidthBuilderCapacityStage, BandwidthBuilderBuildStage> limit) {
+        return Bucket.builder().withCustomTimePrecision(time).addLimit(limit).build();
+    }
+}

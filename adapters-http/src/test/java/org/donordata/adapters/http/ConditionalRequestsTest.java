@@ -1,0 +1,159 @@
+package org.donordata.adapters.http;
+
+import static org.donordata.adapters.http.ApiFixture.APPLICATION;
+import static org.donordata.adapters.http.ApiFixture.KEY;
+import static org.donordata.adapters.http.ApiFixture.OTHER_KEY;
+import static org.donordata.adapters.http.Envelopes.envelope;
+import static org.donordata.adapters.http.Envelopes.failure;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.webclient.api.ClientResponseTyped;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
+import org.donordata.domain.DonorChanges;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** ETag and If-Match on donors, and Idempotency-Key on creates. */
+@RoutingTest
+class ConditionalRequestsTest {
+
+    private static final ApiFixture FIXTURE = new ApiFixture();
+    private static final String ADA = "{\"first_name\": \"Ada\", \"last_name\": \"Lovelace\"}";
+
+    private final DirectClient client;
+
+    ConditionalRequestsTest(DirectClient client) {
+        this.client = client;
+    }
+
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
+        FIXTURE.api().routing(routing);
+    }
+
+    @BeforeEach
+    void reset() {
+        FIXTURE.reset();
+    }
+
+    @Test
+    void getAndModifyAnswerWithTheDonorsVersionAsAStrongEntityTag() {
+        long id = addAda();
+        assertEquals("\"1\"", etag(get("/api/v1/donors/" + id)));
+
+        ClientResponseTyped<String> modified = modify(id, "{\"city\": \"London\"}", null);
+
+        assertEquals("\"2\"", etag(modified));
+        assertEquals("\"2\"", etag(get("/api/v1/donors/" + id)));
+        assertEquals("\"2\"", etag(modify(id, "{\"city\": \"London\"}", null)), "a modify changing nothing keeps the version");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"1\"", "*", "\"7\", \"1\"", "W/\"9\", \"1\""})
+    void aMatchingIfMatchLetsTheModifyThrough(String ifMatch) {
+        long id = addAda();
+
+        envelope(modify(id, "{\"city\": \"London\"}", ifMatch), 200);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"2\"", "W/\"1\"", "\"abc\"", "1", "\"0\"", "\"99999999999999999999\"", ""})
+    void aStaleOrUnusableIfMatchIs412AndChangesNothing(String ifMatch) {
+        long id = addAda();
+
+        String msg = failure(modify(id, "{\"city\": \"London\"}", ifMatch), 412);
+
+        assertTrue(msg.contains("version"), msg);
+        assertEquals("\"1\"", etag(get("/api/v1/donors/" + id)));
+        assertFalse(get("/api/v1/donors/" + id).entity().contains("London"));
+    }
+
+    @Test
+    void aMissingDonorIs404EvenWithIfMatch() {
+        failure(modify(99, "{\"city\": \"London\"}", "*"), 404);
+    }
+
+    @Test
+    void aRetriedCreateWithTheSameKeyAnswersTheSameAndStoresOnce() {
+        ClientResponseTyped<String> first = create(ADA, "retry-1");
+        ClientResponseTyped<String> retry = create("{\"last_name\": \" Lovelace \", \"first_name\": \"Ada\"}", "retry-1");
+
+        assertEquals(envelope(first, 201).getInt("data"), envelope(retry, 201).getInt("data"));
+        assertEquals(first.headers().first(HeaderNames.LOCATION), retry.headers().first(HeaderNames.LOCATION));
+        assertEquals(1, FIXTURE.store.size());
+    }
+
+    @Test
+    void theSameKeyWithAnotherDonorIs422AndStoresNothing() {
+        envelope(create(ADA, "reused"), 201);
+
+        String msg = failure(create("{\"first_name\": \"Grace\", \"last_name\": \"Hopper\"}", "reused"), 422);
+
+        assertTrue(msg.contains("Idempotency-Key"), msg);
+        assertEquals(1, FIXTURE.store.size());
+    }
+
+    @Test
+    void keysBelongToOneApplication() {
+        envelope(create(ADA, "shared"), 201);
+        envelope(client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, OTHER_KEY).header(HeaderValues.CONTENT_TYPE_JSON)
+                .header(DonorRoutes.IDEMPOTENCY_KEY, "shared").submit(ADA, String.class), 201);
+
+        assertEquals(2, FIXTURE.store.size());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   ", "a\tb"})
+    void aBadKeyIs400NamingTheHeader(String key) {
+        String msg = failure(create(ADA, key), 400);
+
+        assertTrue(msg.contains("Idempotency-Key"), msg);
+        assertEquals(0, FIXTURE.store.size());
+    }
+
+    @Test
+    void twoKeysInOneRequestAre400() {
+        ClientResponseTyped<String> response = client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, KEY)
+                .header(HeaderValues.CONTENT_TYPE_JSON).header(DonorRoutes.IDEMPOTENCY_KEY, "a", "b").submit(ADA, String.class);
+
+        assertTrue(failure(response, 400).contains("Idempotency-Key"));
+        assertEquals(0, FIXTURE.store.size());
+    }
+
+    private long addAda() {
+        return FIXTURE.addDonor(APPLICATION, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace")));
+    }
+
+    private static String etag(ClientResponseTyped<String> response) {
+        return response.headers().first(HeaderNames.ETAG).orElse(null);
+    }
+
+    private ClientResponseTyped<String> get(String path) {
+        return client.get(path).header(ApiKeyCheck.API_KEY, KEY).request(String.class);
+    }
+
+    private ClientResponseTyped<String> modify(long id, String json, String ifMatch) {
+        var request = client.post("/api/v1/donors/" + id).header(ApiKeyCheck.API_KEY, KEY)
+                .header(HeaderValues.CONTENT_TYPE_JSON);
+        if (ifMatch != null) {
+            request.header(HeaderNames.IF_MATCH, ifMatch);
+        }
+        return request.submit(json, String.class);
+    }
+
+    private ClientResponseTyped<String> create(String json, String idempotencyKey) {
+        return client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, KEY).header(HeaderValues.CONTENT_TYPE_JSON)
+                .header(DonorRoutes.IDEMPOTENCY_KEY, idempotencyKey).submit(json, String.class);
+    }
+}

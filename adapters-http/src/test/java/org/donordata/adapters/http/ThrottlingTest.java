@@ -1,0 +1,113 @@
+package org.donordata.adapters.http;
+
+import static org.donordata.adapters.http.ApiFixture.KEY;
+import static org.donordata.adapters.http.ApiFixture.OTHER_KEY;
+import static org.donordata.adapters.http.Envelopes.envelope;
+import static org.donordata.adapters.http.Envelopes.failure;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.clearInvocations;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.bucket4j.TimeMeter;
+import io.helidon.http.HeaderNames;
+import io.helidon.webclient.api.ClientResponseTyped;
+import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.testing.junit5.DirectClient;
+import io.helidon.webserver.testing.junit5.RoutingTest;
+import io.helidon.webserver.testing.junit5.SetUpRoute;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The rate limit (1 a second, burst 2) and the wrong-key throttle (3 a minute) as a client meets them. */
+@RoutingTest
+class ThrottlingTest {
+
+    private static final ApiFixture FIXTURE = new ApiFixture();
+    private static final AtomicLong NANOS = new AtomicLong();
+    private static final TimeMeter TIME = new TimeMeter() {
+        @Override
+        public long currentTimeNanos() {
+            return NANOS.get();
+        }
+
+        @Override
+        public boolean isWallClockBased() {
+            return false;
+        }
+    };
+
+    private final DirectClient client;
+
+    ThrottlingTest(DirectClient client) {
+        this.client = client;
+    }
+
+    @SetUpRoute
+    static void routing(HttpRouting.Builder routing) {
+        FIXTURE.api().routing(routing, new RateLimits(1, 2, 3, TIME, NANOS::get));
+    }
+
+    // An hour later, every bucket is full again and every entry forgotten.
+    @BeforeEach
+    void reset() {
+        FIXTURE.reset();
+        clearInvocations(FIXTURE.applications);
+        NANOS.addAndGet(Duration.ofHours(1).toNanos());
+    }
+
+    @Test
+    void applicationOverItsRate_is429WithRetryAfter_otherApplicationsAreNot() {
+        envelope(get(KEY), 200);
+        envelope(get(KEY), 200);
+
+        ClientResponseTyped<String> refused = get(KEY);
+
+        assertEquals("This application has made too many requests; retry after 1 s.", failure(refused, 429));
+        assertEquals("1", refused.headers().first(HeaderNames.RETRY_AFTER).orElseThrow());
+        envelope(get(OTHER_KEY), 200);
+        NANOS.addAndGet(Duration.ofSeconds(1).toNanos());
+        envelope(get(KEY), 200);
+    }
+
+    @Test
+    void addressWithTooManyWrongKeys_is429BeforeAnyKeyIsLookedUp() {
+        for (int i = 0; i < 3; i++) {
+            failure(get("wrong-key-" + i), 401);
+        }
+        clearInvocations(FIXTURE.applications);
+
+        ClientResponseTyped<String> refused = get(KEY);
+
+        assertEquals("Too many requests from this address had a wrong api key; retry after 60 s.",
+                failure(refused, 429));
+        assertEquals("60", refused.headers().first(HeaderNames.RETRY_AFTER).orElseThrow());
+        verifyNoInteractions(FIXTURE.applications);
+        verifyNoInteractions(FIXTURE.donors);
+        NANOS.addAndGet(Duration.ofMinutes(1).toNanos());
+        envelope(get(KEY), 200);
+    }
+
+    @Test
+    void requestsWithoutAKey_areNotCountedAsWrongKeys() {
+        for (int i = 0; i < 10; i++) {
+            failure(client.get("/api/v1").request(String.class), 401);
+        }
+
+        envelope(get(KEY), 200);
+        verify(FIXTURE.applications, times(1)).authenticate(KEY);
+        verify(FIXTURE.donors, never()).list(any(), any());
+    }
+
+    private ClientResponseTyped<String> get(String key) {
+        Http1ClientRequest request = client.get("/api/v1").header(ApiKeyCheck.API_KEY, key);
+        return request.request(String.class);
+    }
+}
