@@ -42,11 +42,11 @@ final class CopyDatabaseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Settings settings = Settings.fromEnvironment(env);
-        if (settings.dbUrl().equals(sourceUrl)) {
+        if (settings.database().jdbcUrl().equals(sourceUrl)) {
             throw new IllegalArgumentException("--from names the database of DONORS_DB_URL itself; nothing to copy.");
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println("Copying from " + sourceUrl + " to " + settings.dbUrl() + " ...");
+        out.println("Copying from " + sourceUrl + " to " + settings.database().jdbcUrl() + " ...");
         DatabaseSettings source = DatabaseSettings.of(sourceUrl, sourceUser, env.get("DONORS_COPY_FROM_PASSWORD"));
         DatabaseCopy.Result result;
         try (SqlDatabase from = SqlDatabase.open(source); SqlDatabase to = SqlDatabase.open(settings.database())) {

@@ -27,8 +27,9 @@ final class RunningService implements AutoCloseable {
                         + issued.application().name() + "'). Its api key, shown only this once:");
                 out.println(issued.key());
             });
-            WebServer server = wiring.httpApi().server(settings.host(), settings.port()).start();
-            out.println("Donor Data Service listening on http://" + settings.host() + ":" + server.port() + "/api/v1");
+            WebServer server = wiring.httpApi().server(settings.http()).start();
+            out.println("Donor Data Service listening on " + (settings.http().tls() ? "https" : "http") + "://"
+                    + settings.http().host() + ":" + server.port() + "/api/v1");
             return new RunningService(wiring, server);
         } catch (RuntimeException failure) {
             wiring.close();

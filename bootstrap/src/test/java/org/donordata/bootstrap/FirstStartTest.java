@@ -2,7 +2,6 @@ package org.donordata.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -10,11 +9,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 
-import org.donordata.adapters.sql.DatabaseSettings;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,27 +54,5 @@ class FirstStartTest {
             assertEquals(200, new ApiClient(service.port()).get("/api/v1", key).status());
         }
         assertFalse(output.toString(StandardCharsets.UTF_8).contains(key));
-    }
-
-    @Test
-    void badSettingsAreExplained() {
-        IllegalArgumentException badPort = assertThrows(IllegalArgumentException.class,
-                () -> Settings.fromEnvironment(Map.of("DONORS_PORT", "eighty")));
-        assertTrue(badPort.getMessage().contains("DONORS_PORT"));
-
-        Settings defaults = Settings.fromEnvironment(Map.of());
-        assertEquals("127.0.0.1", defaults.host());
-        assertEquals(8080, defaults.port());
-        assertEquals("jdbc:sqlite:data/donors.db", defaults.dbUrl());
-        assertFalse(new Settings("h", 1, "u", "user", "secret-password", Optional.empty(), Optional.empty(),
-                Optional.of("k-secret")).toString().contains("secret"));
-
-        Settings tuned = Settings.fromEnvironment(Map.of("DONORS_DB_URL", "jdbc:postgresql://db.internal/donors",
-                "DONORS_DB_POOL_SIZE", "25", "DONORS_DB_CONNECTION_TIMEOUT_MS", "2500"));
-        assertEquals(25, tuned.database().maxPoolSize());
-        assertEquals(Duration.ofMillis(2500), tuned.database().connectionTimeout());
-        assertEquals(DatabaseSettings.SQLITE_DEFAULT_MAX_POOL_SIZE, defaults.database().maxPoolSize());
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> Settings.fromEnvironment(Map.of("DONORS_DB_POOL_SIZE", "0"))).getMessage().contains("DONORS_DB_POOL_SIZE"));
     }
 }

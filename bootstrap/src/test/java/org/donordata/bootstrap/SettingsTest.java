@@ -1,0 +1,86 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+import org.donordata.adapters.http.HttpSettings;
+import org.donordata.adapters.sql.DatabaseSettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The DONORS_* variables of the README, their defaults, and the messages for values that cannot be used. */
+class SettingsTest {
+
+    @Test
+    void defaultsServePlainHttpOnLoopbackWithSqliteUnderData() {
+        Settings defaults = Settings.fromEnvironment(Map.of());
+
+        assertEquals("127.0.0.1", defaults.http().host());
+        assertEquals(8080, defaults.http().port());
+        assertFalse(defaults.http().tls());
+        assertFalse(defaults.http().allowPlainHttp());
+        assertEquals(HttpSettings.DEFAULT_MAX_CONNECTIONS, defaults.http().maxConnections());
+        assertEquals("jdbc:sqlite:data/donors.db", defaults.database().jdbcUrl());
+        assertEquals(DatabaseSettings.SQLITE_DEFAULT_MAX_POOL_SIZE, defaults.database().maxPoolSize());
+        assertEquals(Optional.empty(), defaults.apiKey());
+    }
+
+    @Test
+    void everyVariableReachesItsSetting() {
+        Settings tuned = Settings.fromEnvironment(Map.ofEntries(
+                Map.entry("DONORS_HOST", "0.0.0.0"), Map.entry("DONORS_PORT", "0"),
+                Map.entry("DONORS_TLS_CERT", "/etc/donors/cert.pem"), Map.entry("DONORS_TLS_KEY", "/etc/donors/key.pem"),
+                Map.entry("DONORS_ALLOW_PLAIN_HTTP", "TRUE"), Map.entry("DONORS_MAX_CONNECTIONS", "50"),
+                Map.entry("DONORS_MAX_CONCURRENT_REQUESTS", "20"), Map.entry("DONORS_READ_TIMEOUT_MS", "1500"),
+                Map.entry("DONORS_RATE_LIMIT_PER_SECOND", "5"), Map.entry("DONORS_RATE_LIMIT_BURST", "9"),
+                Map.entry("DONORS_AUTH_FAILURES_PER_MINUTE", "0"),
+                Map.entry("DONORS_DB_URL", "jdbc:postgresql://db.internal/donors"), Map.entry("DONORS_DB_USER", "donors"),
+                Map.entry("DONORS_DB_PASSWORD", "secret-password"), Map.entry("DONORS_DB_POOL_SIZE", "25"),
+                Map.entry("DONORS_DB_CONNECTION_TIMEOUT_MS", "2500"), Map.entry("DONORS_API_KEY", "configured-key-0123456789")));
+
+        HttpSettings http = tuned.http();
+        assertEquals("0.0.0.0", http.host());
+        assertEquals(0, http.port());
+        assertEquals(Optional.of(Path.of("/etc/donors/cert.pem")), http.tlsCertificate());
+        assertEquals(Optional.of(Path.of("/etc/donors/key.pem")), http.tlsPrivateKey());
+        assertTrue(http.allowPlainHttp());
+        assertEquals(50, http.maxConnections());
+        assertEquals(20, http.maxConcurrentRequests());
+        assertEquals(Duration.ofMillis(1500), http.readTimeout());
+        assertEquals(5, http.requestsPerSecond());
+        assertEquals(9, http.requestBurst());
+        assertEquals(0, http.authFailuresPerMinute());
+        assertEquals("jdbc:postgresql://db.internal/donors", tuned.database().jdbcUrl());
+        assertEquals("donors", tuned.database().user());
+        assertEquals(25, tuned.database().maxPoolSize());
+        assertEquals(Duration.ofMillis(2500), tuned.database().connectionTimeout());
+        assertEquals(Optional.of("configured-key-0123456789"), tuned.apiKey());
+        assertFalse(tuned.toString().contains("secret-password"));
+        assertFalse(tuned.toString().contains("configured-key"));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "DONORS_PORT, eighty", "DONORS_PORT, 70000", "DONORS_DB_POOL_SIZE, 0", "DONORS_MAX_CONNECTIONS, -1",
+            "DONORS_READ_TIMEOUT_MS, 5", "DONORS_RATE_LIMIT_PER_SECOND, lots", "DONORS_ALLOW_PLAIN_HTTP, yes",
+            "DONORS_DB_CONNECTION_TIMEOUT_MS, 1.5", "DONORS_TLS_CERT, /etc/donors/cert.pem"})
+    void anUnusableValueIsRefusedNamingItsVariable(String variable, String value) {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> Settings.fromEnvironment(Map.of(variable, value)));
+
+        assertTrue(refused.getMessage().contains(variable), refused.getMessage());
+    }
+
+    @Test
+    void aBurstBelowTheRateFollowsTheRate() {
+        assertEquals(5000, Settings.fromEnvironment(Map.of("DONORS_RATE_LIMIT_PER_SECOND", "5000")).http().requestBurst());
+    }
+}
