@@ -34,7 +34,7 @@ public final class Main implements Callable<Integer> {
         commandLine.setExecutionExceptionHandler((failure, line, parsed) -> {
             // Operator mistakes and bad configuration are explained, not dumped as stack traces.
             if (failure instanceof ApplicationCommandException || failure instanceof IllegalArgumentException
-                    || failure instanceof DatabaseCopyException) {
+                    || failure instanceof DatabaseCopyException || failure instanceof StartFailure) {
                 line.getErr().println("error: " + failure.getMessage());
                 return 1;
             }

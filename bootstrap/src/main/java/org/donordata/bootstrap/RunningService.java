@@ -20,7 +20,13 @@ final class RunningService implements AutoCloseable {
      * serving. A key made here is printed to {@code out} this once; it is never shown again.
      */
     static RunningService start(Settings settings, PrintStream out) {
-        Wiring wiring = Wiring.open(settings);
+        Wiring wiring;
+        try {
+            wiring = Wiring.open(settings);
+        } catch (RuntimeException e) {
+            throw new StartFailure("Could not open the database " + settings.database().jdbcUrl() + ": "
+                    + rootCause(e).getMessage(), e);
+        }
         try {
             wiring.applications().prepareDefaultApplication(settings.apiKey()).ifPresent(issued -> {
                 out.println("Created application " + issued.application().id().value() + " ('"
@@ -28,6 +34,11 @@ final class RunningService implements AutoCloseable {
                 out.println(issued.key());
             });
             WebServer server = wiring.httpApi().server(settings.http()).start();
+            // Helidon logs a failed bind and returns a server that is not running, rather than throwing.
+            if (!server.isRunning()) {
+                throw new StartFailure("Could not listen on " + settings.http().host() + ":" + settings.http().port()
+                        + " (is the port in use? see the log above)", null);
+            }
             out.println("Donor Data Service listening on " + (settings.http().tls() ? "https" : "http") + "://"
                     + settings.http().host() + ":" + server.port() + "/api/v1");
             return new RunningService(wiring, server);
@@ -35,6 +46,14 @@ final class RunningService implements AutoCloseable {
             wiring.close();
             throw failure;
         }
+    }
+
+    private static Throwable rootCause(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     int port() {

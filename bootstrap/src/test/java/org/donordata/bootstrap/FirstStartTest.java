@@ -2,6 +2,7 @@ package org.donordata.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -9,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 
@@ -54,5 +56,24 @@ class FirstStartTest {
             assertEquals(200, new ApiClient(service.port()).get("/api/v1", key).status());
         }
         assertFalse(output.toString(StandardCharsets.UTF_8).contains(key));
+    }
+
+    @Test
+    void aPortInUseOrAnUnreachableDatabaseStopsTheStartWithAClearMessage() {
+        Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"),
+                "DONORS_API_KEY", "configured-key-for-first-start");
+        try (RunningService first = RunningService.start(Settings.fromEnvironment(env), new PrintStream(new ByteArrayOutputStream()))) {
+            Map<String, String> samePort = new HashMap<>(env);
+            samePort.put("DONORS_PORT", String.valueOf(first.port()));
+            StartFailure busy = assertThrows(StartFailure.class,
+                    () -> RunningService.start(Settings.fromEnvironment(samePort), new PrintStream(new ByteArrayOutputStream())));
+            assertTrue(busy.getMessage().startsWith("Could not listen on 127.0.0.1:" + first.port()), busy.getMessage());
+        }
+
+        StartFailure unreachable = assertThrows(StartFailure.class, () -> RunningService.start(Settings.fromEnvironment(Map.of(
+                "DONORS_DB_URL", "jdbc:postgresql://127.0.0.1:1/donors", "DONORS_DB_CONNECTION_TIMEOUT_MS", "500")),
+                new PrintStream(new ByteArrayOutputStream())));
+        assertTrue(unreachable.getMessage().startsWith("Could not open the database jdbc:postgresql://127.0.0.1:1/donors"),
+                unreachable.getMessage());
     }
 }
