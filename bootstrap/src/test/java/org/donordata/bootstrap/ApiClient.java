@@ -42,6 +42,16 @@ final class ApiClient {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    Response postIfMatch(String path, String key, String ifMatch, String json) {
+        return send(request(path, key).header("Content-Type", "application/json").header("If-Match", ifMatch)
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    Response postIdempotent(String path, String key, String idempotencyKey, String json) {
+        return send(request(path, key).header("Content-Type", "application/json").header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     Response send(String method, String path, String key, String contentType, String body) {
         HttpRequest.Builder request = request(path, key).method(method,
                 body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));

@@ -11,10 +11,15 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Arrays;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import jakarta.json.JsonObject;
@@ -48,6 +53,8 @@ abstract class EndToEndTest {
         env = new HashMap<>(database.env());
         env.put("DONORS_PORT", "0");
         env.put("DONORS_API_KEY", KEY);
+        // The concurrency test below sends far more than the default 1,000 requests a second.
+        env.put("DONORS_RATE_LIMIT_PER_SECOND", "1000000");
         service = RunningService.start(Settings.fromEnvironment(env), new PrintStream(new ByteArrayOutputStream()));
         client = new ApiClient(service.port());
     }
@@ -178,6 +185,47 @@ abstract class EndToEndTest {
         runApps("revoke", "2");
         assertEquals(401, client.get("/api/v1", rotated).status());
         assertFalse(runApps("list").contains(rotated));
+    }
+
+    @Test
+    void concurrentReadModifyWriteWithIfMatchLosesNoUpdate() throws Exception {
+        long id = client.post("/api/v1/donors", KEY, "{\"first_name\":\"Counter\",\"last_name\":\"Donor\",\"notes\":\"0\"}")
+                .body().getJsonNumber("data").longValueExact();
+        String path = "/api/v1/donors/" + id;
+        int clients = 32;
+        int incrementsEach = 5;
+        AtomicInteger successes = new AtomicInteger();
+        AtomicInteger conflicts = new AtomicInteger();
+        List<Callable<Void>> work = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            work.add(() -> {
+                for (int done = 0; done < incrementsEach; ) {
+                    ApiClient.Response current = client.get(path, KEY);
+                    int counter = Integer.parseInt(current.body().getJsonArray("data").getJsonObject(0).getString("notes"));
+                    ApiClient.Response written = client.postIfMatch(path, KEY, current.header("ETag"),
+                            "{\"notes\":\"" + (counter + 1) + "\"}");
+                    if (written.status() == 200) {
+                        successes.incrementAndGet();
+                        done++;
+                    } else {
+                        assertEquals(412, written.status(), written.raw().body());
+                        conflicts.incrementAndGet();
+                    }
+                }
+                return null;
+            });
+        }
+        try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+            for (Future<Void> result : pool.invokeAll(work)) {
+                result.get();
+            }
+        }
+
+        JsonObject donor = onlyItem(client.get(path, KEY));
+        assertEquals(clients * incrementsEach, successes.get());
+        assertEquals(String.valueOf(successes.get()), donor.getString("notes"), "every successful modify counted");
+        assertEquals("\"" + (1 + successes.get()) + "\"", client.get(path, KEY).header("ETag"));
+        assertTrue(conflicts.get() > 0, "32 clients on one donor must have collided at least once");
     }
 
     private String runApps(String... args) {
