@@ -122,6 +122,21 @@ class OpenApiDocumentTest {
                 client.get("/api/v1/donors/0", KEY).body().keySet());
     }
 
+    @Test
+    void theDocumentedHeadersAreTheOnesTheServiceUses() {
+        Map<String, Object> donor = map(document, "paths", "/donors/{donor_id}");
+        assertTrue(map(donor, "get", "responses", "200", "headers").containsKey("ETag"));
+        assertTrue(map(donor, "post", "responses", "200", "headers").containsKey("ETag"));
+        assertTrue(client.get("/api/v1/donors/" + donorId, KEY).header("ETag").matches("\"[0-9]+\""));
+
+        Map<String, Object> parameters = map(document, "components", "parameters");
+        assertEquals("Idempotency-Key", map(parameters, "IdempotencyKey").get("name"));
+        assertEquals("If-Match", map(parameters, "IfMatch").get("name"));
+        assertEquals(412, client.postIfMatch("/api/v1/donors/" + donorId, KEY, "\"999\"", "{\"city\":\"Oslo\"}").status());
+        assertTrue(map(donor, "post", "responses").containsKey("412"));
+        assertTrue(map(document, "paths", "/donors", "post", "responses").containsKey("422"));
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> map(Object node, String... keys) {
         Object current = node;
