@@ -11,27 +11,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
-/** A fresh, empty database for one test, as the DONORS_DB_* variables that point the service at it. */
-interface TestDatabase extends AutoCloseable {
+/**
+ * A fresh, empty database for one test, as the DONORS_DB_* variables that point the service at it, and what
+ * removes it afterwards.
+ */
+record TestDatabase(Map<String, String> env, Runnable cleanup) implements AutoCloseable {
 
-    Map<String, String> env();
-
-    @Override
-    void close();
-
+    /** A SQLite file in the test's own directory, which JUnit removes. */
     static TestDatabase sqlite(Path directory) {
-        Map<String, String> env = Map.of("DONORS_DB_URL", "jdbc:sqlite:" + directory.resolve("donors.db"));
-        return new TestDatabase() {
-            @Override
-            public Map<String, String> env() {
-                return env;
-            }
-
-            @Override
-            public void close() {
-                // the directory is the test's @TempDir, removed by JUnit
-            }
-        };
+        return new TestDatabase(Map.of("DONORS_DB_URL", "jdbc:sqlite:" + directory.resolve("donors.db")), () -> { });
     }
 
     /**
@@ -45,18 +33,13 @@ interface TestDatabase extends AutoCloseable {
         String url = "jdbc:postgresql://" + host + ":" + port + "/test";
         String schema = "donors_e2e_" + UUID.randomUUID().toString().replace("-", "");
         execute(url, user, "CREATE SCHEMA " + schema);
-        Map<String, String> env = Map.of("DONORS_DB_URL", url + "?currentSchema=" + schema, "DONORS_DB_USER", user);
-        return new TestDatabase() {
-            @Override
-            public Map<String, String> env() {
-                return env;
-            }
+        return new TestDatabase(Map.of("DONORS_DB_URL", url + "?currentSchema=" + schema, "DONORS_DB_USER", user),
+                () -> execute(url, user, "DROP SCHEMA " + schema + " CASCADE"));
+    }
 
-            @Override
-            public void close() {
-                execute(url, user, "DROP SCHEMA " + schema + " CASCADE");
-            }
-        };
+    @Override
+    public void close() {
+        cleanup.run();
     }
 
     private static void execute(String url, String user, String sql) {
