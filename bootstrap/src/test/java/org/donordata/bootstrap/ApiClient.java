@@ -1,6 +1,7 @@
 package org.donordata.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -50,6 +51,27 @@ final class ApiClient {
     Response postIdempotent(String path, String key, String idempotencyKey, String json) {
         return send(request(path, key).header("Content-Type", "application/json").header("Idempotency-Key", idempotencyKey)
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /**
+     * Polls {@code GET path} until it answers {@code status}, for at most {@code within}; fails otherwise. For what
+     * takes effect within a bounded time, such as a revoked key on a node that caches keys.
+     */
+    Duration awaitStatus(String path, String key, int status, Duration within) {
+        long start = System.nanoTime();
+        while (true) {
+            Duration waited = Duration.ofNanos(System.nanoTime() - start);
+            if (get(path, key).status() == status) {
+                return waited;
+            }
+            assertTrue(waited.compareTo(within) < 0, path + " did not answer " + status + " within " + within);
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     Response send(String method, String path, String key, String contentType, String body) {
