@@ -6,11 +6,14 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Fills a SQLite database the service has created (schema and applications) with donors, fast: one prepared
  * statement, batches of 10,000 rows per transaction. The benchmark application gets BENCH_COUNT donors; every
- * OTHER_EVERY-th row belongs to one of the other applications instead, so their ids interleave as in real life.
+ * OTHER_EVERY-th row belongs to one of the other applications instead, so their ids interleave as in real life. Each row
+ * gets its application's next ordinal (1, 2, ... in id order, as the service assigns them; see the V3 migration).
  * Usage: java -cp 'bootstrap/target/libs/*' bench/Seed.java DB_FILE BENCH_APP_ID BENCH_COUNT OTHER_APP_ID...
  */
 public class Seed {
@@ -37,11 +40,12 @@ public class Seed {
             }
             db.setAutoCommit(false);
             String sql = "insert into donors (application_id, type, first_name, last_name, email, phone, city,"
-                    + " country, external_id, email_opt_out, do_not_contact, notes, created_at, updated_at)"
-                    + " values (?, 'individual', ?, ?, ?, ?, ?, 'GB', ?, 0, 0, ?, ?, ?)";
+                    + " country, external_id, email_opt_out, do_not_contact, notes, created_at, updated_at, ordinal)"
+                    + " values (?, 'individual', ?, ?, ?, ?, ?, 'GB', ?, 0, 0, ?, ?, ?, ?)";
             try (PreparedStatement insert = db.prepareStatement(sql)) {
                 long benchDone = 0;
                 long row = 0;
+                Map<Long, Long> ordinals = new HashMap<>();
                 Instant base = Instant.parse("2025-01-01T00:00:00Z");
                 while (benchDone < benchCount) {
                     boolean other = others.length > 0 && row % OTHER_EVERY == OTHER_EVERY - 1;
@@ -57,6 +61,7 @@ public class Seed {
                     insert.setString(8, row % 3 == 0 ? "Prefers letters to email." : null);
                     insert.setString(9, stamp);
                     insert.setString(10, stamp);
+                    insert.setLong(11, ordinals.merge(app, 1L, Long::sum));
                     insert.addBatch();
                     row++;
                     if (!other) {

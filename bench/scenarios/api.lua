@@ -23,8 +23,9 @@ local function get(path)
   return wrk.format("GET", path, nil, nil)
 end
 
+-- wrk.format takes either its own headers table or wrk.headers, never both: the api key is repeated here.
 local function post(path, body)
-  return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
+  return wrk.format("POST", path, {["api-key"] = key, ["Content-Type"] = "application/json"}, body)
 end
 
 local function one()

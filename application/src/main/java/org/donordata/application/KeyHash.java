@@ -12,19 +12,36 @@ import java.util.HexFormat;
  */
 public record KeyHash(String hex) {
 
+    private static final int HEX_DIGITS = 64;
+    // Every request's key is hashed: cloning a digest costs a fraction of looking the algorithm up (measured).
+    private static final MessageDigest SHA_256 = sha256();
+
     public KeyHash {
-        if (hex == null || !hex.matches("[0-9a-f]{64}")) {
-            throw new IllegalArgumentException("a key hash is 64 lower-case hex digits");
+        if (!isLowerCaseHex(hex)) {
+            throw new IllegalArgumentException("a key hash is " + HEX_DIGITS + " lower-case hex digits");
         }
     }
 
     public static KeyHash of(String key) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return new KeyHash(HexFormat.of().formatHex(digest));
+            MessageDigest digest = (MessageDigest) SHA_256.clone();
+            return new KeyHash(HexFormat.of().formatHex(digest.digest(key.getBytes(StandardCharsets.UTF_8))));
+        } catch (CloneNotSupportedException notCloneable) {
+            return new KeyHash(HexFormat.of().formatHex(sha256().digest(key.getBytes(StandardCharsets.UTF_8))));
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException impossible) {
             throw new IllegalStateException("every JDK has SHA-256", impossible);
         }
+    }
+
+    private static boolean isLowerCaseHex(String text) {
+        return text != null && text.length() == HEX_DIGITS
+                && text.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
     }
 
     /** Never shows the hash, so that it cannot end up in a log by accident. */

@@ -53,6 +53,8 @@ record Settings(HttpSettings http, DatabaseSettings database, Optional<String> a
         DatabaseSettings database = DatabaseSettings.of(env.text("DONORS_DB_URL").orElse(DEFAULT_DB_URL),
                 env.text("DONORS_DB_USER").orElse(null), env.text("DONORS_DB_PASSWORD").orElse(null));
         database = env.apply(database, "DONORS_DB_POOL_SIZE", 1, 1_000, DatabaseSettings::withMaxPoolSize);
+        database = env.apply(database, "DONORS_API_KEY_CACHE_SECONDS", 0, 3_600,
+                (settings, seconds) -> settings.withApiKeyCacheLifetime(Duration.ofSeconds(seconds)));
         return env.apply(database, "DONORS_DB_CONNECTION_TIMEOUT_MS", 250, 600_000,
                 (settings, millis) -> settings.withConnectionTimeout(Duration.ofMillis(millis)));
     }

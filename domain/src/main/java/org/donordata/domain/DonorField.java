@@ -1,6 +1,5 @@
 package org.donordata.domain;
 
-import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -31,6 +30,8 @@ public enum DonorField {
     /** What values a field takes, which decides how it is checked. */
     public enum Kind { READ_ONLY, TYPE, TEXT, EMAIL, COUNTRY, FLAG }
 
+    private static final DonorField[] ALL = values();
+
     private final String key;
     private final Kind kind;
     private final int maxLength;
@@ -58,7 +59,13 @@ public enum DonorField {
         return kind != Kind.READ_ONLY;
     }
 
+    // A loop over a copy made once: this runs for every field of every donor read or sent.
     public static Optional<DonorField> fromKey(String key) {
-        return Arrays.stream(values()).filter(field -> field.key.equals(key)).findFirst();
+        for (DonorField field : ALL) {
+            if (field.key.equals(key)) {
+                return Optional.of(field);
+            }
+        }
+        return Optional.empty();
     }
 }

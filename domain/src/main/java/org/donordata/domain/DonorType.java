@@ -1,12 +1,13 @@
 package org.donordata.domain;
 
-import java.util.Arrays;
 import java.util.Optional;
 
 /** Whether a donor is a person or an organization; decides which names are required. */
 public enum DonorType {
     INDIVIDUAL("individual"),
     ORGANIZATION("organization");
+
+    private static final DonorType[] ALL = values();
 
     private final String key;
 
@@ -19,7 +20,13 @@ public enum DonorType {
         return key;
     }
 
+    // A loop over a copy made once: this runs for every field of every donor read or sent.
     public static Optional<DonorType> fromKey(String key) {
-        return Arrays.stream(values()).filter(type -> type.key.equals(key)).findFirst();
+        for (DonorType type : ALL) {
+            if (type.key.equals(key)) {
+                return Optional.of(type);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -10,6 +10,7 @@ import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import org.donordata.application.ServiceBusyException;
 import org.donordata.domain.DomainException;
 import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.DonorVersionMismatchException;
@@ -38,6 +39,10 @@ final class ErrorMapping {
     static void register(HttpRouting.Builder routing) {
         routing.error(DomainException.class, (req, res, e) -> Envelope.fail(req, res, statusOf(e), e.getMessage()))
                 .error(ApiException.class, (req, res, e) -> fail(req, res, e, e.getMessage()))
+                .error(ServiceBusyException.class, (req, res, e) -> {
+                    res.header(HeaderNames.RETRY_AFTER, String.valueOf(BUSY_RETRY_AFTER_SECONDS));
+                    Envelope.fail(req, res, Status.SERVICE_UNAVAILABLE_503, describe(Status.SERVICE_UNAVAILABLE_503));
+                })
                 .error(HttpException.class, (req, res, e) -> fail(req, res, e,
                         e.status().code() >= 500 ? logged(e) : describe(e.status())))
                 .error(Exception.class, (req, res, e) -> Envelope.fail(req, res, Status.INTERNAL_SERVER_ERROR_500,

@@ -11,9 +11,12 @@ import java.time.Duration;
  * @param password null when the database needs none
  * @param maxPoolSize the most connections open at once, at least 1
  * @param connectionTimeout how long a caller waits for a free connection, at least 250 ms
+ * @param apiKeyCacheLifetime how long this node remembers an api key it found, so that requests do not look their key
+ *        up in the database: the longest a key rotated or revoked elsewhere (another node, the command line) keeps
+ *        working here; zero looks every key up
  */
 public record DatabaseSettings(String jdbcUrl, String user, String password, int maxPoolSize,
-        Duration connectionTimeout) {
+        Duration connectionTimeout, Duration apiKeyCacheLifetime) {
 
     /**
      * SQLite's default pool: the file has one writer at a time whatever the pool size; WAL lets the other
@@ -32,6 +35,12 @@ public record DatabaseSettings(String jdbcUrl, String user, String password, int
      * than that is better failed than left hanging.
      */
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * The default for {@link #apiKeyCacheLifetime()}: a revocation takes effect on every node within 5 seconds, while
+     * a busy client's requests cost one key look-up per 5 seconds instead of one each.
+     */
+    public static final Duration DEFAULT_API_KEY_CACHE_LIFETIME = Duration.ofSeconds(5);
 
     /** HikariCP's lower bound for the connection timeout. */
     public static final Duration MIN_CONNECTION_TIMEOUT = Duration.ofMillis(250);
@@ -52,6 +61,16 @@ public record DatabaseSettings(String jdbcUrl, String user, String password, int
                     + " at least " + MIN_CONNECTION_TIMEOUT.toMillis() + " ms, got " + connectionTimeout.toMillis()
                     + " ms");
         }
+        if (apiKeyCacheLifetime == null || apiKeyCacheLifetime.isNegative()) {
+            throw new IllegalArgumentException("apiKeyCacheLifetime (how long a found api key is remembered) must be"
+                    + " zero or more, got " + apiKeyCacheLifetime);
+        }
+    }
+
+    /** Settings with the default api-key cache lifetime. */
+    public DatabaseSettings(String jdbcUrl, String user, String password, int maxPoolSize,
+            Duration connectionTimeout) {
+        this(jdbcUrl, user, password, maxPoolSize, connectionTimeout, DEFAULT_API_KEY_CACHE_LIFETIME);
     }
 
     /**
@@ -68,18 +87,24 @@ public record DatabaseSettings(String jdbcUrl, String user, String password, int
 
     /** @throws IllegalArgumentException when {@code maxPoolSize} is below 1 */
     public DatabaseSettings withMaxPoolSize(int maxPoolSize) {
-        return new DatabaseSettings(jdbcUrl, user, password, maxPoolSize, connectionTimeout);
+        return new DatabaseSettings(jdbcUrl, user, password, maxPoolSize, connectionTimeout, apiKeyCacheLifetime);
     }
 
     /** @throws IllegalArgumentException when {@code connectionTimeout} is null or below 250 ms */
     public DatabaseSettings withConnectionTimeout(Duration connectionTimeout) {
-        return new DatabaseSettings(jdbcUrl, user, password, maxPoolSize, connectionTimeout);
+        return new DatabaseSettings(jdbcUrl, user, password, maxPoolSize, connectionTimeout, apiKeyCacheLifetime);
+    }
+
+    /** @throws IllegalArgumentException when {@code lifetime} is null or negative */
+    public DatabaseSettings withApiKeyCacheLifetime(Duration lifetime) {
+        return new DatabaseSettings(jdbcUrl, user, password, maxPoolSize, connectionTimeout, lifetime);
     }
 
     /** Never shows the password, so that logging the settings cannot leak it. */
     @Override
     public String toString() {
         return "DatabaseSettings[jdbcUrl=" + jdbcUrl + ", user=" + user + ", password=" + (password == null ? null : "…")
-                + ", maxPoolSize=" + maxPoolSize + ", connectionTimeout=" + connectionTimeout + "]";
+                + ", maxPoolSize=" + maxPoolSize + ", connectionTimeout=" + connectionTimeout + ", apiKeyCacheLifetime="
+                + apiKeyCacheLifetime + "]";
     }
 }

@@ -71,7 +71,13 @@ final class IdempotentInsert {
         throw new IllegalStateException("the idempotency key's row vanished " + ATTEMPTS + " times in a row");
     }
 
-    private static long insertOrReplay(DSLContext tx, ApplicationId owner, IdempotencyKey key,
+    /**
+     * One attempt, within the caller's transaction: the donor id the key's live row names, or the id of a donor stored
+     * now together with the key's row.
+     *
+     * @throws KeyRecordedMeanwhile when a concurrent transaction recorded the key after it was read (PostgreSQL)
+     */
+    static long insertOrReplay(DSLContext tx, ApplicationId owner, IdempotencyKey key,
             DonorFingerprint fingerprint, DonorDetails details, Instant now, Instant expiredUpTo) {
         Optional<Record> live = liveRow(tx, owner, key, expiredUpTo);
         if (live.isPresent()) {
@@ -79,7 +85,7 @@ final class IdempotentInsert {
         }
         // An expired row of this key counts as absent, and makes room for the new one.
         tx.deleteFrom(IDEMPOTENCY_KEYS).where(keyOf(owner, key), IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo)).execute();
-        long donorId = JooqDonorRepository.insertRow(tx, owner, details, now).id();
+        long donorId = DonorRows.insert(tx, owner, details, now).id();
         int recorded = tx.insertInto(IDEMPOTENCY_KEYS)
                 .set(IDEMPOTENCY_KEYS.APPLICATION_ID, owner.value())
                 .set(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, key.value())
@@ -136,7 +142,7 @@ final class IdempotentInsert {
     }
 
     /** Rolls back an attempt whose key another create recorded after this one read it. */
-    private static final class KeyRecordedMeanwhile extends RuntimeException {
+    static final class KeyRecordedMeanwhile extends RuntimeException {
 
         KeyRecordedMeanwhile() {
             super(null, null, false, false);

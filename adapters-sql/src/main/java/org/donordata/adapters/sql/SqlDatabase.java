@@ -1,7 +1,10 @@
 package org.donordata.adapters.sql;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.donordata.application.ApplicationRepository;
@@ -12,20 +15,42 @@ import org.jooq.impl.DSL;
 
 /**
  * The database behind the repositories: a connection pool with its schema migrated to the latest version,
- * SQLite or PostgreSQL as the JDBC URL says. Close it to close the pool.
+ * SQLite or PostgreSQL as the JDBC URL says. On SQLite, donors are also read on connections kept for that, and
+ * written by one group-committing writer (see SqliteDonorRepository). Close it to close everything.
  */
 public final class SqlDatabase implements AutoCloseable {
+
+    /** The most writes one SQLite commit takes; more wait for the next one. */
+    static final int MAX_WRITES_PER_COMMIT = 256;
+    /** Writes queued beyond this wait for room (backpressure), up to the connection timeout. */
+    static final int MAX_QUEUED_WRITES = 4_096;
 
     private final HikariDataSource dataSource;
     private final DSLContext dsl;
     private final DonorRepository donors;
     private final ApplicationRepository applications;
+    private final List<AutoCloseable> closedFirst;
+    private final GroupCommitWriter writer;
 
-    private SqlDatabase(HikariDataSource dataSource, DSLContext dsl) {
+    private SqlDatabase(HikariDataSource dataSource, DSLContext dsl, DatabaseSettings settings, DatabaseKind kind) {
         this.dataSource = dataSource;
         this.dsl = dsl;
-        this.donors = new JooqDonorRepository(dsl);
-        this.applications = new JooqApplicationRepository(dsl);
+        this.applications = new CachedApplicationRepository(new JooqApplicationRepository(dsl),
+                settings.apiKeyCacheLifetime(), Ticker.systemTicker());
+        this.closedFirst = new ArrayList<>();
+        if (kind == DatabaseKind.SQLITE) {
+            // One reader per core: more could not run at once, since each pins a carrier while inside SQLite.
+            SqliteReaders readers = SqliteReaders.open(settings.jdbcUrl(), SqliteFile.connectionProperties(),
+                    Math.max(2, Runtime.getRuntime().availableProcessors()));
+            this.writer = new GroupCommitWriter(dsl, MAX_WRITES_PER_COMMIT, MAX_QUEUED_WRITES,
+                    settings.connectionTimeout()).start();
+            closedFirst.add(writer);
+            closedFirst.add(readers);
+            this.donors = new SqliteDonorRepository(readers, writer);
+        } else {
+            this.writer = null;
+            this.donors = new JooqDonorRepository(dsl);
+        }
     }
 
     /**
@@ -47,7 +72,7 @@ public final class SqlDatabase implements AutoCloseable {
                     .failOnMissingLocations(true)
                     .load()
                     .migrate();
-            return new SqlDatabase(dataSource, DSL.using(dataSource, kind.dialect()));
+            return new SqlDatabase(dataSource, DSL.using(dataSource, kind.dialect()), settings, kind);
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;
@@ -81,8 +106,21 @@ public final class SqlDatabase implements AutoCloseable {
         return dsl;
     }
 
+    /** SQLite's writer, for this package's tests; null on PostgreSQL, where every write commits on its own. */
+    GroupCommitWriter writer() {
+        return writer;
+    }
+
+    /** Commits the writes queued, then closes the connections. */
     @Override
     public void close() {
+        for (AutoCloseable closeable : closedFirst) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                // The pool is closed below all the same.
+            }
+        }
         dataSource.close();
     }
 }

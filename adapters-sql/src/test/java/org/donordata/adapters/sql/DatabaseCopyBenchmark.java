@@ -86,14 +86,16 @@ final class DatabaseCopyBenchmark {
                 DONORS.LAST_NAME, DONORS.ORGANIZATION_NAME, DONORS.EMAIL, DONORS.PHONE, DONORS.ADDRESS_LINE1,
                 DONORS.ADDRESS_LINE2, DONORS.CITY, DONORS.REGION, DONORS.POSTAL_CODE, DONORS.COUNTRY,
                 DONORS.EXTERNAL_ID, DONORS.EMAIL_OPT_OUT, DONORS.DO_NOT_CONTACT, DONORS.NOTES, DONORS.CREATED_AT,
-                DONORS.UPDATED_AT);
+                DONORS.UPDATED_AT, DONORS.ORDINAL);
         for (int i = from; i < to; i++) {
             DonorDetails d = DonorFixture.details(i);
             Instant created = DonorFixture.createdAt(i);
             insert = insert.values(applications.get(i % applications.size()).id().value(), d.type().key(),
                     d.firstName(), d.lastName(), d.organizationName(), d.email(), d.phone(), d.addressLine1(),
                     d.addressLine2(), d.city(), d.region(), d.postalCode(), d.country(), d.externalId(),
-                    d.emailOptOut(), d.doNotContact(), d.notes(), created, created.plusSeconds(i % 97));
+                    d.emailOptOut(), d.doNotContact(), d.notes(), created, created.plusSeconds(i % 97),
+                    // Applications take turns, so donor i is its application's (i / applications)-th, from 1.
+                    (long) (i / applications.size() + 1));
         }
         insert.execute();
     }

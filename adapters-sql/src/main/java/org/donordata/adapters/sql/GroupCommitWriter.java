@@ -1,0 +1,164 @@
+package org.donordata.adapters.sql;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.donordata.application.ServiceBusyException;
+import org.donordata.domain.DomainException;
+import org.jooq.DSLContext;
+
+/**
+ * The one writer of a SQLite database, which allows one writing transaction at a time anyway, and whose commits cost
+ * a sync of the WAL each (synchronous=FULL), so one commit per write caps writes at the disk's sync rate. Writes queue
+ * up while the writer commits; it then takes all of them (up to {@code maxGroup}), runs them in one transaction, each
+ * in a savepoint of its own, commits once, and only then answers each caller. A write the domain refuses (a duplicate
+ * external id, a stale version, a reused idempotency key, invalid fields) rolls back to its savepoint and fails alone;
+ * the writes after it see the database as if it had never run. Anything else (an I/O error, a failed commit, a bug)
+ * rolls the whole group back and fails every write in it: none is answered as done unless its commit succeeded.
+ *
+ * <p>The queue is bounded: a caller waits for room up to {@code maxWait}, then is told the service is busy. Runs on a
+ * platform thread of its own, so the native SQLite calls and the sync never pin a virtual thread's carrier.
+ */
+final class GroupCommitWriter implements AutoCloseable {
+
+    /** A write, run within the group's transaction. */
+    @FunctionalInterface
+    interface Write<T> {
+        T apply(DSLContext transaction);
+    }
+
+    private record Queued<T>(Write<T> write, CompletableFuture<T> answer) {
+    }
+
+    private final DSLContext dsl;
+    private final int maxGroup;
+    private final Duration maxWait;
+    private final BlockingQueue<Queued<?>> queue;
+    private final AtomicLong commits = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean closed;
+
+    /** Not running until {@link #start()}: writes submitted before queue up and form the first group. */
+    GroupCommitWriter(DSLContext dsl, int maxGroup, int capacity, Duration maxWait) {
+        this.dsl = dsl;
+        this.maxGroup = maxGroup;
+        this.maxWait = maxWait;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.thread = Thread.ofPlatform().name("donor-writer").daemon().unstarted(this::run);
+    }
+
+    GroupCommitWriter start() {
+        thread.start();
+        return this;
+    }
+
+    /**
+     * Runs the write in the next group and returns its result once the group has committed.
+     *
+     * @throws ServiceBusyException when the queue stays full for {@code maxWait}, or the writer is closed
+     */
+    <T> T write(Write<T> write) {
+        Queued<T> queued = new Queued<>(write, new CompletableFuture<>());
+        try {
+            if (closed || !queue.offer(queued, maxWait.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new ServiceBusyException("The database has more writes queued than it can take; retry shortly.");
+            }
+            // Queued just as the writer stopped: no group will take it.
+            if (closed && !thread.isAlive() && queue.remove(queued)) {
+                throw new ServiceBusyException("The database is closed.");
+            }
+            return queued.answer().get();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new ServiceBusyException("Interrupted while waiting for the database.");
+        } catch (ExecutionException failed) {
+            throw failed.getCause() instanceof RuntimeException cause ? cause : new IllegalStateException(failed);
+        }
+    }
+
+    /** How many groups have committed: fewer than the writes in them when grouping works. */
+    long commits() {
+        return commits.get();
+    }
+
+    /** How many writes wait for the next group. */
+    int queued() {
+        return queue.size();
+    }
+
+    private void run() {
+        List<Queued<?>> group = new ArrayList<>(maxGroup);
+        while (!(closed && queue.isEmpty())) {
+            try {
+                Queued<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                group.add(first);
+                queue.drainTo(group, maxGroup - 1);
+                commit(group);
+            } catch (InterruptedException interrupted) {
+                // Nothing interrupts this thread on purpose; the loop goes on until closed and drained.
+            } finally {
+                group.clear();
+            }
+        }
+    }
+
+    private void commit(List<Queued<?>> group) {
+        Object[] results = new Object[group.size()];
+        DomainException[] refusals = new DomainException[group.size()];
+        try {
+            dsl.transaction(transaction -> {
+                for (int i = 0; i < group.size(); i++) {
+                    Write<?> write = group.get(i).write();
+                    try {
+                        // A nested transaction is a savepoint: a refusal rolls back this write only.
+                        results[i] = transaction.dsl().transactionResult(savepoint -> write.apply(savepoint.dsl()));
+                    } catch (DomainException refused) {
+                        refusals[i] = refused;
+                    }
+                }
+            });
+        } catch (Throwable failure) {
+            group.forEach(queued -> queued.answer().completeExceptionally(failure));
+            return;
+        }
+        commits.incrementAndGet();
+        for (int i = 0; i < group.size(); i++) {
+            answer(group.get(i), results[i], refusals[i]);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void answer(Queued<T> queued, Object result, DomainException refusal) {
+        if (refusal != null) {
+            queued.answer().completeExceptionally(refusal);
+        } else {
+            queued.answer().complete((T) result);
+        }
+    }
+
+    /** Stops taking writes, commits those queued, and stops the thread. */
+    @Override
+    public void close() {
+        closed = true;
+        if (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (Queued<?> left = queue.poll(); left != null; left = queue.poll()) {
+            left.answer().completeExceptionally(new ServiceBusyException("The database is closed."));
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package org.donordata.adapters.sql;
+
+import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.LongStream;
+
+import org.donordata.application.ApplicationId;
+import org.donordata.domain.Donor;
+import org.flywaydb.core.Flyway;
+import org.jooq.CloseableDSLContext;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pages are found by ordinal (the V3 migration): the k-th donor of an application in id order has ordinal k, so a page
+ * at any offset is exactly the page an id-ordered offset would give. Each subclass runs it on one database.
+ */
+abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
+
+    @Test
+    void ordinalsNumberEachApplicationsDonorsInIdOrderWithoutGaps() {
+        for (int i = 0; i < 12; i++) {
+            donors.insert(i % 3 == 0 ? otherOwner : owner, person("Donor " + i, null), CREATED);
+        }
+
+        assertOrdinalsFollowIds(owner);
+        assertOrdinalsFollowIds(otherOwner);
+    }
+
+    @Test
+    void everyOffsetGivesTheDonorsAnIdOrderedOffsetWould() {
+        List<Long> ownIds = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            Donor stored = donors.insert(i % 4 == 1 ? otherOwner : owner, person("Donor " + i, null), CREATED);
+            if (i % 4 != 1) {
+                ownIds.add(stored.id());
+            }
+        }
+
+        for (int offset = 0; offset <= ownIds.size() + 1; offset++) {
+            List<Long> expected = ownIds.subList(Math.min(offset, ownIds.size()), Math.min(offset + 7, ownIds.size()));
+            assertEquals(expected, donors.list(owner, offset, 7).stream().map(Donor::id).toList(), "offset " + offset);
+        }
+        assertEquals(List.of(), donors.list(owner, Long.MAX_VALUE, 30));
+    }
+
+    /** On PostgreSQL from several pools, as several nodes would; on SQLite through its one writer. */
+    @Test
+    void concurrentCreatesOnTwoNodesStillNumberInIdOrder() throws Exception {
+        try (SqlDatabase secondNode = openSecondNode(); ExecutorService threads = Executors.newFixedThreadPool(8)) {
+            List<Callable<Long>> creates = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                SqlDatabase node = i % 2 == 0 ? database : secondNode;
+                String name = "Racer " + i;
+                creates.add(() -> node.donors().insert(owner, person(name, null), CREATED).id());
+            }
+            for (Future<Long> created : threads.invokeAll(creates)) {
+                created.get();
+            }
+        }
+
+        assertOrdinalsFollowIds(owner);
+        assertEquals(40, donors.list(owner, 10, 30).size() + 10);
+    }
+
+    /** Migration V3 numbers the donors a database already holds, per application in id order. */
+    @Test
+    void donorsStoredBeforeOrdinalsExistedAreNumberedByTheMigration() throws Exception {
+        Path directory = Files.createDirectories(temporaryDirectory.resolve("before-ordinals"));
+        try (TestDatabase old = newTestDatabase(directory)) {
+            DatabaseSettings settings = old.settings();
+            Flyway.configure()
+                    .dataSource(settings.jdbcUrl(), settings.user(), settings.password())
+                    .locations(DatabaseKind.of(settings.jdbcUrl()).migrations())
+                    .target("2")
+                    .load()
+                    .migrate();
+            try (CloseableDSLContext v2 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
+                for (String name : List.of("first", "second")) {
+                    v2.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, name).set(APPLICATIONS.CREATED_AT, CREATED)
+                            .execute();
+                }
+                List<Long> applications = v2.select(APPLICATIONS.ID).from(APPLICATIONS).orderBy(APPLICATIONS.ID)
+                        .fetch(APPLICATIONS.ID);
+                for (int i = 0; i < 9; i++) {
+                    v2.insertInto(DONORS).set(DONORS.APPLICATION_ID, applications.get(i % 3 == 2 ? 1 : 0))
+                            .set(DONORS.TYPE, "individual").set(DONORS.FIRST_NAME, "Old " + i)
+                            .set(DONORS.LAST_NAME, "Timer").set(DONORS.EMAIL_OPT_OUT, false)
+                            .set(DONORS.DO_NOT_CONTACT, false).set(DONORS.CREATED_AT, CREATED)
+                            .set(DONORS.UPDATED_AT, CREATED)
+                            .execute();
+                }
+            }
+
+            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
+                ApplicationId first = migrated.applications().findByName("first").orElseThrow().id();
+                ApplicationId second = migrated.applications().findByName("second").orElseThrow().id();
+                assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), ordinals(migrated, first));
+                assertEquals(List.of(1L, 2L, 3L), ordinals(migrated, second));
+                Donor added = migrated.donors().insert(second, person("New", null), LATER);
+                assertEquals(List.of(1L, 2L, 3L, 4L), ordinals(migrated, second));
+                assertEquals(added.id(), migrated.donors().list(second, 3, 30).getFirst().id());
+            }
+        }
+    }
+
+    private void assertOrdinalsFollowIds(ApplicationId application) {
+        List<Long> byId = database.dsl().select(DONORS.ORDINAL).from(DONORS)
+                .where(DONORS.APPLICATION_ID.eq(application.value())).orderBy(DONORS.ID).fetch(DONORS.ORDINAL);
+        assertEquals(LongStream.rangeClosed(1, byId.size()).boxed().toList(), byId);
+    }
+
+    private static List<Long> ordinals(SqlDatabase database, ApplicationId application) {
+        return database.dsl().select(DONORS.ORDINAL).from(DONORS)
+                .where(DONORS.APPLICATION_ID.eq(application.value())).orderBy(DONORS.ID).fetch(DONORS.ORDINAL);
+    }
+}

@@ -1,0 +1,170 @@
+package org.donordata.adapters.sql;
+
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.donordata.application.ServiceBusyException;
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DuplicateExternalIdException;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** SQLite's group-committing writer: writes share commits, and each is answered only as its group commits. */
+class GroupCommitWriterTest extends DonorRepositoryTestBase {
+
+    private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+    private GroupCommitWriter writer;
+
+    @Override
+    TestDatabase newTestDatabase(Path temporaryDirectory) {
+        return TestDatabase.sqlite(temporaryDirectory);
+    }
+
+    @AfterEach
+    void stop() {
+        if (writer != null) {
+            writer.close();
+        }
+        callers.close();
+    }
+
+    @Test
+    void concurrentCreatesShareCommits() throws Exception {
+        long before = database.writer().commits();
+        List<Future<Donor>> creates = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            String name = "Donor " + i;
+            creates.add(callers.submit(() -> donors.insert(owner, person(name, null), CREATED)));
+        }
+        HashSet<Long> ids = new HashSet<>();
+        for (Future<Donor> create : creates) {
+            ids.add(create.get().id());
+        }
+
+        assertEquals(100, ids.size());
+        assertEquals(100, donors.list(owner, 0, 30).size() + donors.list(owner, 30, 100).size());
+        long commits = database.writer().commits() - before;
+        assertTrue(commits < 100, "100 concurrent creates took " + commits + " commits");
+    }
+
+    @Test
+    void writesQueuedTogetherCommitOnce() throws Exception {
+        writer = unstartedWriter();
+        List<Future<Donor>> creates = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            creates.add(submitInsert(person("Donor " + i, null)));
+        }
+        awaitQueued(10);
+
+        writer.start();
+
+        for (Future<Donor> create : creates) {
+            create.get();
+        }
+        assertEquals(1, writer.commits());
+        assertEquals(10, storedDonors());
+    }
+
+    @Test
+    void aRefusedWriteFailsAloneAndTheOthersOfItsGroupCommit() throws Exception {
+        writer = unstartedWriter();
+        Future<Donor> first = submitInsert(person("Ada", "crm-1"));
+        awaitQueued(1);
+        Future<Donor> duplicate = submitInsert(person("Grace", "crm-1"));
+        awaitQueued(2);
+        Future<Donor> third = submitInsert(person("Edsger", "crm-2"));
+        awaitQueued(3);
+
+        writer.start();
+
+        assertEquals("Ada", first.get().details().firstName());
+        ExecutionException refused = assertThrows(ExecutionException.class, duplicate::get);
+        assertInstanceOf(DuplicateExternalIdException.class, refused.getCause());
+        assertEquals("Edsger", third.get().details().firstName());
+        assertEquals(1, writer.commits());
+        assertEquals(List.of("Ada", "Edsger"), donors.list(owner, 0, 30).stream()
+                .map(donor -> donor.details().firstName()).toList());
+    }
+
+    @Test
+    void aFailureMidGroupFailsEveryWriteOfTheGroupAndStoresNothing() throws Exception {
+        writer = unstartedWriter();
+        Future<Donor> before = submitInsert(person("Ada", null));
+        awaitQueued(1);
+        Future<Object> crash = callers.submit(() -> writer.write(tx -> {
+            throw new IllegalStateException("disk on fire");
+        }));
+        awaitQueued(2);
+        Future<Donor> after = submitInsert(person("Grace", null));
+        awaitQueued(3);
+
+        writer.start();
+
+        for (Future<?> write : List.of(before, crash, after)) {
+            ExecutionException failed = assertThrows(ExecutionException.class, write::get);
+            assertEquals("disk on fire", failed.getCause().getMessage());
+        }
+        assertEquals(0, writer.commits());
+        assertEquals(0, storedDonors());
+        assertEquals("Edsger", writer.write(tx -> DonorRows.insert(tx, owner, person("Edsger", null), CREATED))
+                .details().firstName(), "the writer goes on after a failed group");
+    }
+
+    @Test
+    void aFullQueueTellsTheCallerTheServiceIsBusy() throws Exception {
+        writer = new GroupCommitWriter(database.dsl(), 10, 1, Duration.ofMillis(50));
+        submitInsert(person("Ada", null));
+        awaitQueued(1);
+
+        assertThrows(ServiceBusyException.class, () -> writer.write(tx -> DonorRows.insert(tx, owner,
+                person("Grace", null), CREATED)));
+    }
+
+    @Test
+    void closingCommitsWhatIsQueued() throws Exception {
+        writer = unstartedWriter();
+        Future<Donor> queued = submitInsert(person("Ada", null));
+        awaitQueued(1);
+
+        writer.start();
+        writer.close();
+
+        assertEquals("Ada", queued.get().details().firstName());
+        assertThrows(ServiceBusyException.class, () -> writer.write(DSLContext::dialect));
+    }
+
+    private GroupCommitWriter unstartedWriter() {
+        return new GroupCommitWriter(database.dsl(), 100, 100, Duration.ofSeconds(10));
+    }
+
+    private Future<Donor> submitInsert(DonorDetails details) {
+        return callers.submit(() -> writer.write(tx -> DonorRows.insert(tx, owner, details, CREATED)));
+    }
+
+    private void awaitQueued(int count) throws InterruptedException {
+        for (int i = 0; i < 1000 && writer.queued() < count; i++) {
+            Thread.sleep(5);
+        }
+        assertEquals(count, writer.queued());
+    }
+
+    private int storedDonors() {
+        return database.dsl().fetchCount(DONORS);
+    }
+
+}

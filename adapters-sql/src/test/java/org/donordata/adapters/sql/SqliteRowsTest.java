@@ -1,0 +1,36 @@
+package org.donordata.adapters.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Instant;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Reading the times jOOQ stores in SQLite text columns (the layout SqlDatabaseTest pins). */
+class SqliteRowsTest {
+
+    @ParameterizedTest
+    @CsvSource({
+        "2024-05-01 12:00:00+00:00, 2024-05-01T12:00:00Z",
+        "2024-05-01 12:00:00.1+00:00, 2024-05-01T12:00:00.100Z",
+        "2024-05-01 12:00:00.0001+00:00, 2024-05-01T12:00:00.000100Z",
+        "2024-05-01 09:30:00.123456+00:00, 2024-05-01T09:30:00.123456Z",
+        "2024-02-29 23:59:59.999999999+00:00, 2024-02-29T23:59:59.999999999Z",
+        "1970-01-01 00:00:00+00:00, 1970-01-01T00:00:00Z",
+        "2024-05-01 14:00:00+02:00, 2024-05-01T12:00:00Z"
+    })
+    void readsEveryStoredLayout(String stored, String instant) {
+        assertEquals(Instant.parse(instant), SqliteRows.instant(stored));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2023-02-29 12:00:00+00:00", "2024-05-01 24:00:00+00:00",
+        "2024-05-01T12:00:00+00:00", "2024-05-01 12:0x:00+00:00", "yesterday"})
+    void refusesWhatIsNoStoredTime(String stored) {
+        assertThrows(RuntimeException.class, () -> SqliteRows.instant(stored));
+    }
+
+}
