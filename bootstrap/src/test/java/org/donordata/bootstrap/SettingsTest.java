@@ -31,6 +31,7 @@ class SettingsTest {
         assertEquals("jdbc:sqlite:data/donors.db", defaults.database().jdbcUrl());
         assertEquals(DatabaseSettings.SQLITE_DEFAULT_MAX_POOL_SIZE, defaults.database().maxPoolSize());
         assertEquals(Optional.empty(), defaults.apiKey());
+        assertEquals(DatabaseSettings.DEFAULT_API_KEY_CACHE_LIFETIME, defaults.database().apiKeyCacheLifetime());
     }
 
     @Test
@@ -44,7 +45,8 @@ class SettingsTest {
                 Map.entry("DONORS_AUTH_FAILURES_PER_MINUTE", "0"),
                 Map.entry("DONORS_DB_URL", "jdbc:postgresql://db.internal/donors"), Map.entry("DONORS_DB_USER", "donors"),
                 Map.entry("DONORS_DB_PASSWORD", "secret-password"), Map.entry("DONORS_DB_POOL_SIZE", "25"),
-                Map.entry("DONORS_DB_CONNECTION_TIMEOUT_MS", "2500"), Map.entry("DONORS_API_KEY", "configured-key-0123456789")));
+                Map.entry("DONORS_DB_CONNECTION_TIMEOUT_MS", "2500"), Map.entry("DONORS_API_KEY_CACHE_SECONDS", "0"),
+                Map.entry("DONORS_API_KEY", "configured-key-0123456789")));
 
         HttpSettings http = tuned.http();
         assertEquals("0.0.0.0", http.host());
@@ -62,6 +64,7 @@ class SettingsTest {
         assertEquals("donors", tuned.database().user());
         assertEquals(25, tuned.database().maxPoolSize());
         assertEquals(Duration.ofMillis(2500), tuned.database().connectionTimeout());
+        assertEquals(Duration.ZERO, tuned.database().apiKeyCacheLifetime());
         assertEquals(Optional.of("configured-key-0123456789"), tuned.apiKey());
         assertFalse(tuned.toString().contains("secret-password"));
         assertFalse(tuned.toString().contains("configured-key"));
@@ -71,7 +74,8 @@ class SettingsTest {
     @CsvSource({
             "DONORS_PORT, eighty", "DONORS_PORT, 70000", "DONORS_DB_POOL_SIZE, 0", "DONORS_MAX_CONNECTIONS, -1",
             "DONORS_READ_TIMEOUT_MS, 5", "DONORS_RATE_LIMIT_PER_SECOND, lots", "DONORS_ALLOW_PLAIN_HTTP, yes",
-            "DONORS_DB_CONNECTION_TIMEOUT_MS, 1.5", "DONORS_TLS_CERT, /etc/donors/cert.pem"})
+            "DONORS_DB_CONNECTION_TIMEOUT_MS, 1.5", "DONORS_TLS_CERT, /etc/donors/cert.pem",
+            "DONORS_API_KEY_CACHE_SECONDS, 3601"})
     void anUnusableValueIsRefusedNamingItsVariable(String variable, String value) {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> Settings.fromEnvironment(Map.of(variable, value)));
