@@ -94,7 +94,8 @@ final class AppsCommand implements Runnable {
         }
     }
 
-    @Command(name = "rotate-key", description = "Gives the application a new api key; the old one stops working.")
+    @Command(name = "rotate-key", description = "Gives the application a new api key; running services stop accepting the old one within"
+            + " DONORS_API_KEY_CACHE_SECONDS (5 s).")
     static final class RotateKey extends Base {
 
         @Parameters(paramLabel = "ID", description = "The application's id (see 'apps list').")
@@ -111,7 +112,8 @@ final class AppsCommand implements Runnable {
         }
     }
 
-    @Command(name = "revoke", description = "Revokes the application's api key; 'rotate-key' issues a new one.")
+    @Command(name = "revoke", description = "Revokes the application's api key (running services stop accepting it within"
+            + " DONORS_API_KEY_CACHE_SECONDS, 5 s); 'rotate-key' issues a new one.")
     static final class Revoke extends Base {
 
         @Parameters(paramLabel = "ID", description = "The application's id (see 'apps list').")
