@@ -65,17 +65,6 @@ public final class DonorService {
     }
 
     /**
-     * Creates a donor from the defaults and the fields sent.
-     *
-     * @return the new donor's id
-     * @throws InvalidInputException naming every bad or missing field
-     * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
-     */
-    public long create(ApplicationId owner, DonorChanges fields) {
-        return create(owner, fields, Optional.empty());
-    }
-
-    /**
      * Creates a donor from the defaults and the fields sent, at most once per idempotency key: a retry with the key
      * of a create made less than {@link #IDEMPOTENCY_KEY_LIFETIME} ago (by default), sending the same donor (equal
      * once validated), creates nothing and returns the same id, so a client cannot tell it from the first answer.
@@ -101,20 +90,9 @@ public final class DonorService {
     }
 
     /**
-     * Changes the fields sent and keeps the others, whatever the donor's version (last write wins).
-     *
-     * @return the donor's id
-     * @throws DonorNotFoundException when the owner has no such donor
-     * @throws InvalidInputException naming every bad or missing field
-     * @throws DuplicateExternalIdException when the new external id is taken within the owner's donors
-     */
-    public long modify(ApplicationId owner, String id, DonorChanges changes) {
-        return modify(owner, id, changes, ExpectedVersion.ANY).id();
-    }
-
-    /**
-     * Changes the fields sent and keeps the others, if the donor is still at a version the client expects; the result
-     * must satisfy the create rules. A modify that changes nothing keeps the version.
+     * Changes the fields sent and keeps the others, if the donor is still at a version the client expects
+     * ({@link ExpectedVersion#ANY}: last write wins); the result must satisfy the create rules. A modify that changes
+     * nothing keeps the version.
      *
      * @return the donor as stored afterwards, with its new version
      * @throws DonorNotFoundException when the owner has no such donor

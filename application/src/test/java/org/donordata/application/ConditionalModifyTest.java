@@ -47,11 +47,11 @@ class ConditionalModifyTest {
     }
 
     @Test
-    void aModifyWithoutExpectedVersionsAcceptsAnyAndReturnsTheId() {
+    void expectingAnyVersionAcceptsTheStoredOneAndReturnsTheDonor() {
         when(repository.modify(eq(OWNER), eq(3L), eq(ExpectedVersion.ANY), any(), eq(NOW_IN_MICROS)))
                 .thenReturn(Optional.of(new Donor(3, ADA, NOW_IN_MICROS, NOW_IN_MICROS, 9)));
 
-        assertEquals(3, service.modify(OWNER, "3", TO_LONDON));
+        assertEquals(3, service.modify(OWNER, "3", TO_LONDON, ExpectedVersion.ANY).id());
         verify(repository).modify(eq(OWNER), eq(3L), eq(ExpectedVersion.ANY), any(), eq(NOW_IN_MICROS));
     }
 

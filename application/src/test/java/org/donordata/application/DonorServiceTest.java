@@ -58,7 +58,7 @@ class DonorServiceTest {
     void createStoresValidatedDetailsWithTheTimeAtMicroseconds() {
         when(repository.insert(eq(OWNER), any(), any())).thenReturn(new Donor(42, ADA, NOW, NOW, 1));
 
-        long id = service.create(OWNER, DonorChanges.from(Map.of("first_name", " Ada ", "last_name", "Lovelace")));
+        long id = service.create(OWNER, DonorChanges.from(Map.of("first_name", " Ada ", "last_name", "Lovelace")), Optional.empty());
 
         assertEquals(42, id);
         verify(repository).insert(OWNER, ADA, Instant.parse("2026-11-21T10:15:30.123456Z"));
@@ -66,7 +66,7 @@ class DonorServiceTest {
 
     @Test
     void anInvalidCreateNeverReachesTheRepository() {
-        assertThrows(InvalidInputException.class, () -> service.create(OWNER, DonorChanges.from(Map.of("first_name", "Ada"))));
+        assertThrows(InvalidInputException.class, () -> service.create(OWNER, DonorChanges.from(Map.of("first_name", "Ada")), Optional.empty()));
         verifyNoInteractions(repository);
     }
 
@@ -74,7 +74,7 @@ class DonorServiceTest {
     @ValueSource(strings = {"abc", "0", "-1", "1.5", "99999999999999999999", "", "+1", " 1"})
     void anIdThatIsNotAPositiveIntegerNamesNoDonor(String id) {
         assertThrows(DonorNotFoundException.class, () -> service.get(OWNER, id));
-        assertThrows(DonorNotFoundException.class, () -> service.modify(OWNER, id, DonorChanges.from(Map.of())));
+        assertThrows(DonorNotFoundException.class, () -> service.modify(OWNER, id, DonorChanges.from(Map.of()), ExpectedVersion.ANY));
         verifyNoInteractions(repository);
     }
 
@@ -92,7 +92,7 @@ class DonorServiceTest {
         when(repository.modify(eq(OWNER), eq(3L), eq(ExpectedVersion.ANY), change.capture(), any()))
                 .thenReturn(Optional.of(new Donor(3, ADA, NOW, NOW, 2)));
 
-        assertEquals(3, service.modify(OWNER, "3", DonorChanges.from(Map.of("city", "London"))));
+        assertEquals(3, service.modify(OWNER, "3", DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY).id());
 
         DonorDetails changed = change.getValue().apply(ADA);
         assertEquals("London", changed.city());
@@ -104,7 +104,7 @@ class DonorServiceTest {
         when(repository.modify(eq(OWNER), anyLong(), any(), any(), any())).thenReturn(Optional.empty());
 
         DonorNotFoundException missing = assertThrows(DonorNotFoundException.class,
-                () -> service.modify(OWNER, "12", DonorChanges.from(Map.of("city", "London"))));
+                () -> service.modify(OWNER, "12", DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY));
         assertTrue(missing.getMessage().contains("'12'"), missing.getMessage());
     }
 
