@@ -12,36 +12,18 @@ import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.ClientResponseTyped;
 import io.helidon.webclient.http1.Http1ClientRequest;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
-import io.helidon.webserver.testing.junit5.RoutingTest;
-import io.helidon.webserver.testing.junit5.SetUpRoute;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@RoutingTest
-class AuthenticationTest {
+class AuthenticationTest extends RoutingTestBase {
 
-    private static final ApiFixture FIXTURE = new ApiFixture();
     private static final String REVOKED_KEY = "a-key-that-was-revoked";
 
-    private final DirectClient client;
-
     AuthenticationTest(DirectClient client) {
-        this.client = client;
-    }
-
-    @SetUpRoute
-    static void routing(HttpRouting.Builder routing) {
-        FIXTURE.api().routing(routing);
-    }
-
-    @BeforeEach
-    void reset() {
-        FIXTURE.reset();
+        super(client);
     }
 
     @ParameterizedTest

@@ -14,37 +14,19 @@ import java.util.Map;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webclient.api.ClientResponseTyped;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
-import io.helidon.webserver.testing.junit5.RoutingTest;
-import io.helidon.webserver.testing.junit5.SetUpRoute;
 import org.donordata.domain.DonorChanges;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** ETag and If-Match on donors, and Idempotency-Key on creates. */
-@RoutingTest
-class ConditionalRequestsTest {
+class ConditionalRequestsTest extends RoutingTestBase {
 
-    private static final ApiFixture FIXTURE = new ApiFixture();
     private static final String ADA = "{\"first_name\": \"Ada\", \"last_name\": \"Lovelace\"}";
 
-    private final DirectClient client;
-
     ConditionalRequestsTest(DirectClient client) {
-        this.client = client;
-    }
-
-    @SetUpRoute
-    static void routing(HttpRouting.Builder routing) {
-        FIXTURE.api().routing(routing);
-    }
-
-    @BeforeEach
-    void reset() {
-        FIXTURE.reset();
+        super(client);
     }
 
     @Test

@@ -17,39 +17,20 @@ import java.util.Map;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webclient.api.ClientResponseTyped;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
-import io.helidon.webserver.testing.junit5.RoutingTest;
-import io.helidon.webserver.testing.junit5.SetUpRoute;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorField;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@RoutingTest
-class DonorRoutesTest {
-
-    private static final ApiFixture FIXTURE = new ApiFixture();
-
-    private final DirectClient client;
+class DonorRoutesTest extends RoutingTestBase {
 
     DonorRoutesTest(DirectClient client) {
-        this.client = client;
-    }
-
-    @SetUpRoute
-    static void routing(HttpRouting.Builder routing) {
-        FIXTURE.api().routing(routing);
-    }
-
-    @BeforeEach
-    void reset() {
-        FIXTURE.reset();
+        super(client);
     }
 
     @ParameterizedTest

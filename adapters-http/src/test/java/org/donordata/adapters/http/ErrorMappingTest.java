@@ -18,10 +18,7 @@ import java.util.logging.Logger;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.ClientResponseTyped;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
-import io.helidon.webserver.testing.junit5.RoutingTest;
-import io.helidon.webserver.testing.junit5.SetUpRoute;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,12 +26,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@RoutingTest
-class ErrorMappingTest {
+class ErrorMappingTest extends RoutingTestBase {
 
-    private static final ApiFixture FIXTURE = new ApiFixture();
-
-    private final DirectClient client;
     private final Logger log = Logger.getLogger(ErrorMapping.class.getName());
     private final List<LogRecord> logged = new ArrayList<>();
     private final Handler capture = new Handler() {
@@ -53,17 +46,11 @@ class ErrorMappingTest {
     };
 
     ErrorMappingTest(DirectClient client) {
-        this.client = client;
-    }
-
-    @SetUpRoute
-    static void routing(HttpRouting.Builder routing) {
-        FIXTURE.api().routing(routing);
+        super(client);
     }
 
     @BeforeEach
     void setUp() {
-        FIXTURE.reset();
         log.addHandler(capture);
         log.setUseParentHandlers(false);
     }

@@ -17,10 +17,7 @@ import java.util.stream.LongStream;
 
 import io.helidon.webclient.api.ClientResponseTyped;
 import io.helidon.webclient.http1.Http1ClientRequest;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
-import io.helidon.webserver.testing.junit5.RoutingTest;
-import io.helidon.webserver.testing.junit5.SetUpRoute;
 import jakarta.json.Json;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -30,25 +27,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-@RoutingTest
-class PagingTest {
-
-    private static final ApiFixture FIXTURE = new ApiFixture();
-
-    private final DirectClient client;
+class PagingTest extends RoutingTestBase {
 
     PagingTest(DirectClient client) {
-        this.client = client;
-    }
-
-    @SetUpRoute
-    static void routing(HttpRouting.Builder routing) {
-        FIXTURE.api().routing(routing);
+        super(client);
     }
 
     @BeforeEach
     void sixtyFiveDonors() {
-        FIXTURE.reset();
         FIXTURE.addPeople(65);
     }
 

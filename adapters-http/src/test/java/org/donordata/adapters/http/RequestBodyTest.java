@@ -11,37 +11,19 @@ import java.nio.charset.StandardCharsets;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.ClientResponseTyped;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
-import io.helidon.webserver.testing.junit5.RoutingTest;
-import io.helidon.webserver.testing.junit5.SetUpRoute;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Bodies refused before the core is called, on both POST paths: the service never sees them. */
-@RoutingTest
-class RequestBodyTest {
+class RequestBodyTest extends RoutingTestBase {
 
-    private static final ApiFixture FIXTURE = new ApiFixture();
     private static final String JSON = "application/json";
 
-    private final DirectClient client;
-
     RequestBodyTest(DirectClient client) {
-        this.client = client;
-    }
-
-    @SetUpRoute
-    static void routing(HttpRouting.Builder routing) {
-        FIXTURE.api().routing(routing);
-    }
-
-    @BeforeEach
-    void reset() {
-        FIXTURE.reset();
+        super(client);
     }
 
     @ParameterizedTest
