@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -19,43 +18,21 @@ import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** How every ApplicationRepository behaves, and how SqlDatabase migrates; each subclass runs it on one database. */
-abstract class ApplicationRepositoryContract {
+abstract class ApplicationRepositoryContract extends DatabaseTestBase {
 
     static final Instant CREATED = Instant.parse("2024-05-01T09:30:00.654321Z");
     static final KeyHash FIRST_KEY = KeyHash.of("first key");
     static final KeyHash SECOND_KEY = KeyHash.of("second key");
 
-    @TempDir
-    Path temporaryDirectory;
-
-    private TestDatabase testDatabase;
-    private SqlDatabase database;
     ApplicationRepository applications;
 
-    abstract TestDatabase newTestDatabase(Path temporaryDirectory);
-
     @BeforeEach
-    void openDatabase() {
-        testDatabase = newTestDatabase(temporaryDirectory);
-        database = SqlDatabase.open(testDatabase.settings());
+    void useApplications() {
         applications = database.applications();
-    }
-
-    @AfterEach
-    void closeDatabase() {
-        // Null when opening failed; the test then reports why.
-        if (database != null) {
-            database.close();
-        }
-        if (testDatabase != null) {
-            testDatabase.close();
-        }
     }
 
     @Test

@@ -1,6 +1,5 @@
 package org.donordata.adapters.sql;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collections;
 
@@ -10,48 +9,26 @@ import org.donordata.application.KeyHash;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorType;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A fresh database for each test of the donor repository, holding two applications and no donors; each contract
  * built on it runs, through its subclasses, against every database.
  */
-abstract class DonorRepositoryTestBase {
+abstract class DonorRepositoryTestBase extends DatabaseTestBase {
 
     static final Instant CREATED = Instant.parse("2024-05-01T09:30:00.123456Z");
     static final Instant LATER = Instant.parse("2024-05-02T17:45:01.000001Z");
 
-    @TempDir
-    Path temporaryDirectory;
-
-    TestDatabase testDatabase;
-    SqlDatabase database;
     DonorRepository donors;
     ApplicationId owner;
     ApplicationId otherOwner;
 
-    abstract TestDatabase newTestDatabase(Path temporaryDirectory);
-
     @BeforeEach
-    void openDatabase() {
-        testDatabase = newTestDatabase(temporaryDirectory);
-        database = SqlDatabase.open(testDatabase.settings());
+    void addTwoApplications() {
         owner = database.applications().create("owner", KeyHash.of("owner key"), CREATED).id();
         otherOwner = database.applications().create("other", KeyHash.of("other key"), CREATED).id();
         donors = database.donors();
-    }
-
-    @AfterEach
-    void closeDatabase() {
-        // Null when opening failed; the test then reports why.
-        if (database != null) {
-            database.close();
-        }
-        if (testDatabase != null) {
-            testDatabase.close();
-        }
     }
 
     /** Another node: a pool of its own on the same database, as a second service instance would open it. */

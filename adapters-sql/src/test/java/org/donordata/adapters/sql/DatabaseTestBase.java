@@ -1,0 +1,36 @@
+package org.donordata.adapters.sql;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A fresh database, migrated and opened before each test and discarded after it; subclasses choose which kind. */
+abstract class DatabaseTestBase {
+
+    @TempDir
+    Path temporaryDirectory;
+
+    TestDatabase testDatabase;
+    SqlDatabase database;
+
+    abstract TestDatabase newTestDatabase(Path temporaryDirectory);
+
+    @BeforeEach
+    void openDatabase() {
+        testDatabase = newTestDatabase(temporaryDirectory);
+        database = SqlDatabase.open(testDatabase.settings());
+    }
+
+    @AfterEach
+    void closeDatabase() {
+        // Null when opening failed; the test then reports why.
+        if (database != null) {
+            database.close();
+        }
+        if (testDatabase != null) {
+            testDatabase.close();
+        }
+    }
+}
