@@ -94,12 +94,27 @@ final class AppsCommand implements Runnable {
         }
     }
 
-    @Command(name = "rotate-key", description = "Gives the application a new api key; running services stop accepting the old one within"
-            + " DONORS_API_KEY_CACHE_SECONDS (5 s).")
-    static final class RotateKey extends Base {
+    /** A command on one application, named by its id. */
+    private abstract static class OnOneApplication extends Base {
 
         @Parameters(paramLabel = "ID", description = "The application's id (see 'apps list').")
         long id;
+
+        OnOneApplication(Map<String, String> env) {
+            super(env);
+        }
+
+        final ApplicationId applicationId() {
+            if (id < 1) {
+                throw new IllegalArgumentException("An application id is a positive number, got " + id + ".");
+            }
+            return new ApplicationId(id);
+        }
+    }
+
+    @Command(name = "rotate-key", description = "Gives the application a new api key; running services stop accepting"
+            + " the old one within DONORS_API_KEY_CACHE_SECONDS (5 s).")
+    static final class RotateKey extends OnOneApplication {
 
         RotateKey(Map<String, String> env) {
             super(env);
@@ -107,17 +122,14 @@ final class AppsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            printIssued("Rotated the key of", withApplications(applications -> applications.rotateKey(applicationId(id))));
+            printIssued("Rotated the key of", withApplications(applications -> applications.rotateKey(applicationId())));
             return 0;
         }
     }
 
-    @Command(name = "revoke", description = "Revokes the application's api key (running services stop accepting it within"
-            + " DONORS_API_KEY_CACHE_SECONDS, 5 s); 'rotate-key' issues a new one.")
-    static final class Revoke extends Base {
-
-        @Parameters(paramLabel = "ID", description = "The application's id (see 'apps list').")
-        long id;
+    @Command(name = "revoke", description = "Revokes the application's api key (running services stop accepting it"
+            + " within DONORS_API_KEY_CACHE_SECONDS, 5 s); 'rotate-key' issues a new one.")
+    static final class Revoke extends OnOneApplication {
 
         Revoke(Map<String, String> env) {
             super(env);
@@ -126,18 +138,11 @@ final class AppsCommand implements Runnable {
         @Override
         public Integer call() {
             withApplications(applications -> {
-                applications.revoke(applicationId(id));
+                applications.revoke(applicationId());
                 return null;
             });
             out().println("Revoked the key of application " + id + ".");
             return 0;
         }
-    }
-
-    private static ApplicationId applicationId(long id) {
-        if (id < 1) {
-            throw new IllegalArgumentException("An application id is a positive number, got " + id + ".");
-        }
-        return new ApplicationId(id);
     }
 }
