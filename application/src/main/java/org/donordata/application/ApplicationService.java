@@ -3,7 +3,6 @@ package org.donordata.application;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +10,7 @@ import java.util.Optional;
 /** The application and api-key use cases: what an operator does with the command line, and authentication. */
 public final class ApplicationService {
 
-    /** The application a fresh installation creates, and the one {@code DONORS_API_KEY} is given to. */
+    /** The application a fresh installation creates, and the one a configured key is given to. */
     public static final String DEFAULT_APPLICATION = "default";
     /** A key chosen by the operator must be long enough that guessing it is hopeless. */
     public static final int MIN_CONFIGURED_KEY_LENGTH = 16;
@@ -78,7 +77,7 @@ public final class ApplicationService {
         if (configuredKey.isPresent()) {
             String key = configuredKey.get();
             if (key.length() < MIN_CONFIGURED_KEY_LENGTH || key.length() > MAX_KEY_LENGTH || !key.equals(key.strip())) {
-                throw new ApplicationCommandException("DONORS_API_KEY must be " + MIN_CONFIGURED_KEY_LENGTH + " to "
+                throw new ApplicationCommandException("A configured api key must be " + MIN_CONFIGURED_KEY_LENGTH + " to "
                         + MAX_KEY_LENGTH + " characters without surrounding spaces; a random one is best.");
             }
             Optional<Application> existing = applications.findByName(DEFAULT_APPLICATION);
@@ -122,6 +121,6 @@ public final class ApplicationService {
     }
 
     private Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+        return StoredTime.now(clock);
     }
 }

@@ -17,7 +17,9 @@ import org.donordata.domain.IdempotencyKeyReuseException;
 
 /**
  * Stored donors, always seen through the application that owns them: another application's donor
- * is, to every method here, a donor that does not exist. Implemented in adapters-sql.
+ * is, to every method here, a donor that does not exist. Instants are given to the microsecond and kept exactly.
+ * Implemented in adapters-sql; {@code DonorRepositoryContract} (this module's tests) is what every implementation
+ * must pass.
  */
 public interface DonorRepository {
 
@@ -62,9 +64,4 @@ public interface DonorRepository {
      */
     Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected, UnaryOperator<DonorDetails> change,
             Instant now);
-
-    /** {@link #modify(ApplicationId, long, ExpectedVersion, UnaryOperator, Instant)} whatever the stored version. */
-    default Optional<Donor> modify(ApplicationId owner, long id, UnaryOperator<DonorDetails> change, Instant now) {
-        return modify(owner, id, ExpectedVersion.ANY, change, now);
-    }
 }

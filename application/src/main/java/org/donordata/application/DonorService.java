@@ -3,11 +3,7 @@ package org.donordata.application;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
@@ -22,9 +18,8 @@ import org.donordata.domain.IdempotencyKeyReuseException;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Page;
 import org.donordata.domain.PageRequest;
-import org.donordata.domain.Problem;
 
-/** The donor use cases, each on behalf of one application. */
+/** The donor use cases, each on behalf of one application. Inputs arrive parsed; driving adapters parse their own. */
 public final class DonorService {
 
     /**
@@ -55,13 +50,9 @@ public final class DonorService {
         return Page.fromLookahead(donors.list(owner, request.offset(), request.limit() + 1), request);
     }
 
-    /**
-     * @param id the id as the client wrote it; anything but a positive integer names no donor
-     * @throws DonorNotFoundException when the owner has no such donor
-     */
-    public Donor get(ApplicationId owner, String id) {
-        long donorId = parseId(id);
-        return donors.find(owner, donorId).orElseThrow(() -> new DonorNotFoundException(id));
+    /** @throws DonorNotFoundException when the owner has no such donor */
+    public Donor get(ApplicationId owner, long id) {
+        return donors.find(owner, id).orElseThrow(DonorNotFoundException::new);
     }
 
     /**
@@ -69,24 +60,19 @@ public final class DonorService {
      * of a create made less than {@link #IDEMPOTENCY_KEY_LIFETIME} ago (by default), sending the same donor (equal
      * once validated), creates nothing and returns the same id, so a client cannot tell it from the first answer.
      *
-     * @param idempotencyKey the key as the client sent it, if it sent one
      * @return the new donor's id, or the id of the donor the key's first create made
-     * @throws InvalidInputException naming every bad or missing field, and a bad key
+     * @throws InvalidInputException naming every bad or missing field
      * @throws IdempotencyKeyReuseException when the key's first create sent a different donor
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
      */
-    public long create(ApplicationId owner, DonorChanges fields, Optional<String> idempotencyKey) {
-        List<Problem> problems = new ArrayList<>();
-        DonorDetails details = collectingProblems(problems, () -> fields.applyTo(DonorDetails.DEFAULTS));
-        Optional<IdempotencyKey> key = collectingProblems(problems, () -> idempotencyKey.map(IdempotencyKey::parse));
-        if (!problems.isEmpty()) {
-            throw new InvalidInputException(problems);
-        }
-        Instant now = now();
-        if (key.isEmpty()) {
+    public long create(ApplicationId owner, DonorChanges fields, Optional<IdempotencyKey> idempotencyKey) {
+        DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
+        Instant now = StoredTime.now(clock);
+        if (idempotencyKey.isEmpty()) {
             return donors.insert(owner, details, now).id();
         }
-        return donors.insertOnce(owner, key.get(), DonorFingerprint.of(details), details, now, idempotencyKeyLifetime);
+        return donors.insertOnce(owner, idempotencyKey.get(), DonorFingerprint.of(details), details, now,
+                idempotencyKeyLifetime);
     }
 
     /**
@@ -101,36 +87,8 @@ public final class DonorService {
      * @throws InvalidInputException naming every bad or missing field
      * @throws DuplicateExternalIdException when the new external id is taken within the owner's donors
      */
-    public Donor modify(ApplicationId owner, String id, DonorChanges changes, ExpectedVersion expected) {
-        long donorId = parseId(id);
-        return donors.modify(owner, donorId, expected, changes::applyTo, now())
-                .orElseThrow(() -> new DonorNotFoundException(id));
-    }
-
-    /** Microseconds, because that is the finest both SQLite and PostgreSQL keep. */
-    private Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.MICROS);
-    }
-
-    /** Runs one check of a request, adding what it finds wrong to {@code problems}, so all are reported at once. */
-    private static <T> T collectingProblems(List<Problem> problems, Supplier<T> check) {
-        try {
-            return check.get();
-        } catch (InvalidInputException invalid) {
-            problems.addAll(invalid.problems());
-            return null;
-        }
-    }
-
-    private static long parseId(String id) {
-        try {
-            long value = Long.parseLong(id);
-            if (value >= 1 && id.chars().allMatch(Character::isDigit)) {
-                return value;
-            }
-        } catch (NumberFormatException notANumber) {
-            // not a donor id, so no donor has it
-        }
-        throw new DonorNotFoundException(id);
+    public Donor modify(ApplicationId owner, long id, DonorChanges changes, ExpectedVersion expected) {
+        return donors.modify(owner, id, expected, changes::applyTo, StoredTime.now(clock))
+                .orElseThrow(DonorNotFoundException::new);
     }
 }

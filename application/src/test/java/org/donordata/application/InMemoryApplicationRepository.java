@@ -7,14 +7,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** A fake of the port for tests where the state after a use case is the point. */
-final class InMemoryApplicationRepository implements ApplicationRepository {
+/**
+ * The application port in memory, for tests where the state after a use case is the point.
+ * {@link InMemoryApplicationRepositoryTest} runs the port's contract on it.
+ */
+public final class InMemoryApplicationRepository implements ApplicationRepository {
 
     private final List<Application> applications = new ArrayList<>();
     private final Map<ApplicationId, KeyHash> keys = new HashMap<>();
 
     @Override
     public Application create(String name, KeyHash keyHash, Instant now) {
+        if (findByName(name).isPresent()) {
+            throw new ApplicationCommandException("An application named '" + name + "' already exists.");
+        }
+        if (keys.containsValue(keyHash)) {
+            throw new IllegalStateException("another application has this key hash");
+        }
         Application created = new Application(new ApplicationId(applications.size() + 1), name, now, true);
         applications.add(created);
         keys.put(created.id(), keyHash);

@@ -1,8 +1,11 @@
 package org.donordata.bootstrap;
 
 import java.io.PrintStream;
+import java.util.Optional;
 
 import io.helidon.webserver.WebServer;
+import org.donordata.application.ApplicationCommandException;
+import org.donordata.application.IssuedKey;
 
 /** A started service: its server and the database under it, stopped together. */
 final class RunningService implements AutoCloseable {
@@ -28,7 +31,7 @@ final class RunningService implements AutoCloseable {
                     + rootCause(e).getMessage(), e);
         }
         try {
-            wiring.applications().prepareDefaultApplication(settings.apiKey()).ifPresent(issued -> {
+            prepareDefaultApplication(wiring, settings).ifPresent(issued -> {
                 out.println("Created application " + issued.application().id().value() + " ('"
                         + issued.application().name() + "'). Its api key, shown only this once:");
                 out.println(issued.key());
@@ -39,12 +42,20 @@ final class RunningService implements AutoCloseable {
                 throw new StartFailure("Could not listen on " + settings.http().host() + ":" + settings.http().port()
                         + " (is the port in use? see the log above)", null);
             }
-            out.println("Donor Data Service listening on " + (settings.http().tls() ? "https" : "http") + "://"
+            out.println("Donor Data Service listening on " + (settings.http().tls().isPresent() ? "https" : "http") + "://"
                     + settings.http().host() + ":" + server.port() + "/api/v1");
             return new RunningService(wiring, server);
         } catch (RuntimeException failure) {
             wiring.close();
             throw failure;
+        }
+    }
+
+    private static Optional<IssuedKey> prepareDefaultApplication(Wiring wiring, Settings settings) {
+        try {
+            return wiring.applications().prepareDefaultApplication(settings.apiKey());
+        } catch (ApplicationCommandException unusable) {
+            throw new StartFailure("DONORS_API_KEY: " + unusable.getMessage(), null);
         }
     }
 

@@ -24,7 +24,7 @@ final class Wiring implements AutoCloseable {
 
     /** Opens the database (creating and migrating it as needed) and builds the use cases on it. */
     static Wiring open(Settings settings) {
-        return new Wiring(SqlDatabase.open(settings.database()));
+        return new Wiring(SqlDatabase.open(settings.database(), settings.apiKeyCacheLifetime()));
     }
 
     ApplicationService applications() {

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.donordata.adapters.http.HttpSettings;
-import org.donordata.adapters.sql.DatabaseSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,13 +24,13 @@ class SettingsTest {
 
         assertEquals("127.0.0.1", defaults.http().host());
         assertEquals(8080, defaults.http().port());
-        assertFalse(defaults.http().tls());
+        assertEquals(Optional.empty(), defaults.http().tls());
         assertFalse(defaults.http().allowPlainHttp());
         assertEquals(HttpSettings.DEFAULT_MAX_CONNECTIONS, defaults.http().maxConnections());
         assertEquals("jdbc:sqlite:data/donors.db", defaults.database().jdbcUrl());
-        assertEquals(DatabaseSettings.SQLITE_DEFAULT_MAX_POOL_SIZE, defaults.database().maxPoolSize());
+        assertEquals(4, defaults.database().maxPoolSize());
         assertEquals(Optional.empty(), defaults.apiKey());
-        assertEquals(DatabaseSettings.DEFAULT_API_KEY_CACHE_LIFETIME, defaults.database().apiKeyCacheLifetime());
+        assertEquals(Duration.ofSeconds(5), defaults.apiKeyCacheLifetime());
     }
 
     @Test
@@ -51,8 +50,8 @@ class SettingsTest {
         HttpSettings http = tuned.http();
         assertEquals("0.0.0.0", http.host());
         assertEquals(0, http.port());
-        assertEquals(Optional.of(Path.of("/etc/donors/cert.pem")), http.tlsCertificate());
-        assertEquals(Optional.of(Path.of("/etc/donors/key.pem")), http.tlsPrivateKey());
+        assertEquals(Optional.of(new HttpSettings.TlsFiles(Path.of("/etc/donors/cert.pem"),
+                Path.of("/etc/donors/key.pem"))), http.tls());
         assertTrue(http.allowPlainHttp());
         assertEquals(50, http.maxConnections());
         assertEquals(20, http.maxConcurrentRequests());
@@ -64,7 +63,7 @@ class SettingsTest {
         assertEquals("donors", tuned.database().user());
         assertEquals(25, tuned.database().maxPoolSize());
         assertEquals(Duration.ofMillis(2500), tuned.database().connectionTimeout());
-        assertEquals(Duration.ZERO, tuned.database().apiKeyCacheLifetime());
+        assertEquals(Duration.ZERO, tuned.apiKeyCacheLifetime());
         assertEquals(Optional.of("configured-key-0123456789"), tuned.apiKey());
         assertFalse(tuned.toString().contains("secret-password"));
         assertFalse(tuned.toString().contains("configured-key"));
@@ -75,7 +74,7 @@ class SettingsTest {
             "DONORS_PORT, eighty", "DONORS_PORT, 70000", "DONORS_DB_POOL_SIZE, 0", "DONORS_MAX_CONNECTIONS, -1",
             "DONORS_READ_TIMEOUT_MS, 5", "DONORS_RATE_LIMIT_PER_SECOND, lots", "DONORS_ALLOW_PLAIN_HTTP, yes",
             "DONORS_DB_CONNECTION_TIMEOUT_MS, 1.5", "DONORS_TLS_CERT, /etc/donors/cert.pem",
-            "DONORS_API_KEY_CACHE_SECONDS, 3601"})
+            "DONORS_API_KEY_CACHE_SECONDS, 3601", "DONORS_DB_URL, jdbc:mysql://db/donors"})
     void anUnusableValueIsRefusedNamingItsVariable(String variable, String value) {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> Settings.fromEnvironment(Map.of(variable, value)));

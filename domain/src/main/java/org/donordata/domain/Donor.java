@@ -1,6 +1,8 @@
 package org.donordata.domain;
 
 import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
 
 /**
  * A stored donor: its id, what clients wrote, when it was created and last changed (UTC), and its version: 1 when
@@ -22,5 +24,31 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
         if (version < FIRST_VERSION) {
             throw new IllegalArgumentException("donor versions start at " + FIRST_VERSION + ", got " + version);
         }
+    }
+
+    /**
+     * A donor from the value of every field, as a store reads it back.
+     *
+     * @throws IllegalArgumentException when a value is missing or not of its field's type
+     */
+    public static Donor of(Map<DonorField, ?> record, long version) {
+        Map<DonorField, Object> details = new EnumMap<>(DonorField.class);
+        record.forEach((field, value) -> {
+            if (field.writable()) {
+                details.put(field, value);
+            }
+        });
+        return new Donor((Long) record.get(DonorField.ID), DonorDetails.DEFAULTS.with(details),
+                (Instant) record.get(DonorField.CREATED_AT), (Instant) record.get(DonorField.UPDATED_AT), version);
+    }
+
+    /** The value of any field of the record, as {@link DonorField.Kind#valueType()} says. */
+    public Object get(DonorField field) {
+        return switch (field) {
+            case ID -> id;
+            case CREATED_AT -> createdAt;
+            case UPDATED_AT -> updatedAt;
+            default -> details.get(field);
+        };
     }
 }

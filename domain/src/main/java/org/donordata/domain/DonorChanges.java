@@ -1,7 +1,6 @@
 package org.donordata.domain;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +79,7 @@ public final class DonorChanges {
                     problems.add(new Problem(field.key(), "must be a string or null"));
                 }
             }
-            case READ_ONLY -> throw new IllegalStateException("read-only fields are rejected before reading");
+            case ID, TIMESTAMP -> throw new IllegalStateException("read-only fields are rejected before reading");
         }
     }
 
@@ -107,41 +106,13 @@ public final class DonorChanges {
         return null;
     }
 
-    /** The fields sent, in field order, with their checked values. */
-    public Map<DonorField, Object> values() {
-        return Collections.unmodifiableMap(values);
-    }
-
     /**
      * The donor these changes make of {@code current}.
      *
      * @throws InvalidInputException naming every bad field, including names the result would lack
      */
     public DonorDetails applyTo(DonorDetails current) {
-        Map<DonorField, Object> merged = new EnumMap<>(DonorField.class);
-        for (DonorField field : DonorField.values()) {
-            if (field.writable()) {
-                merged.put(field, values.containsKey(field) ? values.get(field) : current.get(field));
-            }
-        }
-        DonorDetails result = new DonorDetails(
-                (DonorType) merged.get(DonorField.TYPE),
-                (String) merged.get(DonorField.FIRST_NAME),
-                (String) merged.get(DonorField.LAST_NAME),
-                (String) merged.get(DonorField.ORGANIZATION_NAME),
-                (String) merged.get(DonorField.EMAIL),
-                (String) merged.get(DonorField.PHONE),
-                (String) merged.get(DonorField.ADDRESS_LINE1),
-                (String) merged.get(DonorField.ADDRESS_LINE2),
-                (String) merged.get(DonorField.CITY),
-                (String) merged.get(DonorField.REGION),
-                (String) merged.get(DonorField.POSTAL_CODE),
-                (String) merged.get(DonorField.COUNTRY),
-                (String) merged.get(DonorField.EXTERNAL_ID),
-                (Boolean) merged.get(DonorField.EMAIL_OPT_OUT),
-                (Boolean) merged.get(DonorField.DO_NOT_CONTACT),
-                (String) merged.get(DonorField.NOTES));
-
+        DonorDetails result = current.with(values);
         List<Problem> all = new ArrayList<>(problems);
         for (Problem missing : result.missingRequiredFields()) {
             // A field already reported as badly sent is not reported again as missing.

@@ -1,78 +1,108 @@
 package org.donordata.domain;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Everything about a donor that a client may write. Text fields are trimmed, and {@code null} when unset.
- * A value of this type may be incomplete; {@link #missingRequiredFields()} says what a stored donor still needs.
+ * Everything about a donor that a client may write: one value per {@linkplain DonorField#writable() writable field},
+ * of its kind's type. Text is {@code null} when unset; the type and the flags always have a value. A value of this
+ * type may be incomplete; {@link #missingRequiredFields()} says what a stored donor still needs.
  */
-public record DonorDetails(
-        DonorType type,
-        String firstName,
-        String lastName,
-        String organizationName,
-        String email,
-        String phone,
-        String addressLine1,
-        String addressLine2,
-        String city,
-        String region,
-        String postalCode,
-        String country,
-        String externalId,
-        boolean emailOptOut,
-        boolean doNotContact,
-        String notes) {
+public final class DonorDetails {
 
-    /** What a create starts from: an individual with no names, both flags off. */
-    public static final DonorDetails DEFAULTS = new DonorDetails(DonorType.INDIVIDUAL,
-            null, null, null, null, null, null, null, null, null, null, null, null, false, false, null);
+    /** What a create starts from: every field at its default (an individual with no names, both flags off). */
+    public static final DonorDetails DEFAULTS = new DonorDetails(defaults());
 
-    public DonorDetails {
-        if (type == null) {
-            throw new IllegalArgumentException("a donor always has a type");
+    private final Map<DonorField, Object> values;
+
+    private DonorDetails(Map<DonorField, Object> values) {
+        this.values = values;
+    }
+
+    /**
+     * The details with these fields set, the others as they are.
+     *
+     * @throws IllegalArgumentException for a field clients do not write, or a value not of the field's type (a null
+     *         type or flag included)
+     */
+    public DonorDetails with(Map<DonorField, ?> changes) {
+        Map<DonorField, Object> merged = new EnumMap<>(values);
+        changes.forEach((field, value) -> {
+            requireValueOf(field, value);
+            merged.put(field, value);
+        });
+        return new DonorDetails(merged);
+    }
+
+    public DonorDetails with(DonorField field, Object value) {
+        return with(Collections.singletonMap(field, value));
+    }
+
+    private static void requireValueOf(DonorField field, Object value) {
+        if (!field.writable()) {
+            throw new IllegalArgumentException(field.key() + " is not part of a donor's details");
         }
+        boolean nullable = field.kind().isText();
+        if (value == null ? !nullable : !field.kind().valueType().isInstance(value)) {
+            throw new IllegalArgumentException(field.key() + " takes a " + field.kind().valueType().getSimpleName()
+                    + (nullable ? " or null" : "") + ", not " + value);
+        }
+    }
+
+    public DonorType type() {
+        return (DonorType) values.get(DonorField.TYPE);
+    }
+
+    /** The value of one writable field: a String (or null), a Boolean or a DonorType, as its kind says. */
+    public Object get(DonorField field) {
+        if (!field.writable()) {
+            throw new IllegalArgumentException(field.key() + " is not part of a donor's details");
+        }
+        return values.get(field);
+    }
+
+    /** The value of a text field, null when unset. */
+    public String text(DonorField field) {
+        return (String) get(field);
+    }
+
+    /** The value of a flag. */
+    public boolean flag(DonorField field) {
+        return (Boolean) get(field);
     }
 
     /** The names this donor's type requires but it does not have. */
     public List<Problem> missingRequiredFields() {
         List<Problem> missing = new ArrayList<>();
-        if (type == DonorType.INDIVIDUAL) {
-            requirePresent(DonorField.FIRST_NAME, firstName, missing);
-            requirePresent(DonorField.LAST_NAME, lastName, missing);
-        } else {
-            requirePresent(DonorField.ORGANIZATION_NAME, organizationName, missing);
+        for (DonorField field : DonorField.writableFields()) {
+            if (field.requiredFor(type()) && values.get(field) == null) {
+                missing.add(new Problem(field.key(), "is required for a donor of type '" + type().key() + "'"));
+            }
         }
         return missing;
     }
 
-    private void requirePresent(DonorField field, String value, List<Problem> missing) {
-        if (value == null) {
-            missing.add(new Problem(field.key(), "is required for a donor of type '" + type.key() + "'"));
-        }
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof DonorDetails details && values.equals(details.values);
     }
 
-    /** The value of one writable field, as a String, Boolean or DonorType. */
-    public Object get(DonorField field) {
-        return switch (field) {
-            case TYPE -> type;
-            case FIRST_NAME -> firstName;
-            case LAST_NAME -> lastName;
-            case ORGANIZATION_NAME -> organizationName;
-            case EMAIL -> email;
-            case PHONE -> phone;
-            case ADDRESS_LINE1 -> addressLine1;
-            case ADDRESS_LINE2 -> addressLine2;
-            case CITY -> city;
-            case REGION -> region;
-            case POSTAL_CODE -> postalCode;
-            case COUNTRY -> country;
-            case EXTERNAL_ID -> externalId;
-            case EMAIL_OPT_OUT -> emailOptOut;
-            case DO_NOT_CONTACT -> doNotContact;
-            case NOTES -> notes;
-            case ID, CREATED_AT, UPDATED_AT -> throw new IllegalArgumentException(field.key() + " is not part of the details");
-        };
+    @Override
+    public int hashCode() {
+        return values.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "DonorDetails" + values;
+    }
+
+    private static Map<DonorField, Object> defaults() {
+        Map<DonorField, Object> defaults = new EnumMap<>(DonorField.class);
+        DonorField.writableFields().forEach(field -> defaults.put(field, field.defaultValue()));
+        return defaults;
     }
 }

@@ -1,17 +1,22 @@
 package org.donordata.domain;
 
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * Every field of a donor record, under the snake_case name clients and the database use.
- * The order here is the order of fields in a record and of problems in an error message.
+ * Every field of a donor record, stated once: its snake_case name (the key in JSON and CSV, the column in the
+ * database), what kind of value it holds, and the rules a client's value must meet. Everything that reads or writes
+ * donors (the JSON mapper, the SQL mapper, the import and export) is driven by this list, so a new field is one line
+ * here and a migration. The order is the order of fields in a record and of problems in an error message.
  */
 public enum DonorField {
-    ID("id", Kind.READ_ONLY, 0),
-    TYPE("type", Kind.TYPE, 0),
-    FIRST_NAME("first_name", Kind.TEXT, 200),
-    LAST_NAME("last_name", Kind.TEXT, 200),
-    ORGANIZATION_NAME("organization_name", Kind.TEXT, 200),
+    ID("id", Kind.ID),
+    TYPE("type", Kind.TYPE),
+    FIRST_NAME("first_name", Kind.TEXT, 200, DonorType.INDIVIDUAL),
+    LAST_NAME("last_name", Kind.TEXT, 200, DonorType.INDIVIDUAL),
+    ORGANIZATION_NAME("organization_name", Kind.TEXT, 200, DonorType.ORGANIZATION),
     EMAIL("email", Kind.EMAIL, 254),
     PHONE("phone", Kind.TEXT, 40),
     ADDRESS_LINE1("address_line1", Kind.TEXT, 200),
@@ -21,25 +26,66 @@ public enum DonorField {
     POSTAL_CODE("postal_code", Kind.TEXT, 20),
     COUNTRY("country", Kind.COUNTRY, 2),
     EXTERNAL_ID("external_id", Kind.TEXT, 100),
-    EMAIL_OPT_OUT("email_opt_out", Kind.FLAG, 0),
-    DO_NOT_CONTACT("do_not_contact", Kind.FLAG, 0),
+    EMAIL_OPT_OUT("email_opt_out", Kind.FLAG),
+    DO_NOT_CONTACT("do_not_contact", Kind.FLAG),
     NOTES("notes", Kind.TEXT, 10_000),
-    CREATED_AT("created_at", Kind.READ_ONLY, 0),
-    UPDATED_AT("updated_at", Kind.READ_ONLY, 0);
+    CREATED_AT("created_at", Kind.TIMESTAMP),
+    UPDATED_AT("updated_at", Kind.TIMESTAMP);
 
-    /** What values a field takes, which decides how it is checked. */
-    public enum Kind { READ_ONLY, TYPE, TEXT, EMAIL, COUNTRY, FLAG }
+    /** What values a field takes, which decides how it is checked, stored and written. */
+    public enum Kind {
+        /** The donor's id, assigned by the store: a {@code Long}. */
+        ID(Long.class),
+        /** A {@link DonorType}, written as its key. */
+        TYPE(DonorType.class),
+        /** Free text, trimmed, at most {@link #maxLength()} code points; a {@code String} or null. */
+        TEXT(String.class),
+        /** An email address; a {@code String} or null. */
+        EMAIL(String.class),
+        /** An ISO 3166-1 alpha-2 code in upper case; a {@code String} or null. */
+        COUNTRY(String.class),
+        /** A {@code Boolean}, never null. */
+        FLAG(Boolean.class),
+        /** An {@link Instant} the store records; read-only. */
+        TIMESTAMP(Instant.class);
+
+        private final Class<?> valueType;
+
+        Kind(Class<?> valueType) {
+            this.valueType = valueType;
+        }
+
+        /** The Java type of this kind's values. */
+        public Class<?> valueType() {
+            return valueType;
+        }
+
+        boolean isText() {
+            return valueType == String.class;
+        }
+    }
 
     private static final DonorField[] ALL = values();
+    private static final List<DonorField> WRITABLE = Arrays.stream(ALL).filter(DonorField::writable).toList();
 
     private final String key;
     private final Kind kind;
     private final int maxLength;
+    private final DonorType requiredFor;
+
+    DonorField(String key, Kind kind) {
+        this(key, kind, 0, null);
+    }
 
     DonorField(String key, Kind kind, int maxLength) {
+        this(key, kind, maxLength, null);
+    }
+
+    DonorField(String key, Kind kind, int maxLength, DonorType requiredFor) {
         this.key = key;
         this.kind = kind;
         this.maxLength = maxLength;
+        this.requiredFor = requiredFor;
     }
 
     public String key() {
@@ -55,8 +101,28 @@ public enum DonorField {
         return maxLength;
     }
 
+    /** Whether clients write this field; the others (id and timestamps) the store assigns. */
     public boolean writable() {
-        return kind != Kind.READ_ONLY;
+        return kind != Kind.ID && kind != Kind.TIMESTAMP;
+    }
+
+    /** Whether a donor of this type must have a value for this field. */
+    public boolean requiredFor(DonorType type) {
+        return requiredFor == type;
+    }
+
+    /** The value a new donor has when a client does not send this field. */
+    Object defaultValue() {
+        return switch (kind) {
+            case TYPE -> DonorType.INDIVIDUAL;
+            case FLAG -> Boolean.FALSE;
+            default -> null;
+        };
+    }
+
+    /** The fields clients write, in field order. */
+    public static List<DonorField> writableFields() {
+        return WRITABLE;
     }
 
     // A loop over a copy made once: this runs for every field of every donor read or sent.

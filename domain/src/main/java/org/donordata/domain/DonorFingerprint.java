@@ -34,8 +34,8 @@ public record DonorFingerprint(String hex) {
     public static DonorFingerprint of(DonorDetails details) {
         MessageDigest sha256 = sha256();
         update(sha256, ENCODING);
-        for (DonorField field : DonorField.values()) {
-            Object value = field.writable() ? details.get(field) : null;
+        for (DonorField field : DonorField.writableFields()) {
+            Object value = details.get(field);
             if (value != null) {
                 update(sha256, field.key());
                 update(sha256, value instanceof DonorType type ? type.key() : value.toString());

@@ -1,9 +1,13 @@
 package org.donordata.domain;
 
-/** No donor with this id exists for the calling application (it may exist for another one). */
+/**
+ * No donor with the id asked for exists for the calling application: it may exist for another one, or the id may name
+ * no donor at all. One message for every case, which never echoes the id: a client learns nothing it did not send.
+ */
 public final class DonorNotFoundException extends DomainException {
 
-    public DonorNotFoundException(String requestedId) {
-        super("No donor with id " + Texts.quoteForMessage(requestedId) + " exists.");
+    public DonorNotFoundException() {
+        super("No such donor exists: donor ids are positive whole numbers, and each application sees only its own"
+                + " donors.");
     }
 }

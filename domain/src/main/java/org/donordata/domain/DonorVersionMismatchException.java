@@ -6,16 +6,8 @@ package org.donordata.domain;
  */
 public final class DonorVersionMismatchException extends DomainException {
 
-    private final long currentVersion;
-
     public DonorVersionMismatchException(long donorId, long currentVersion) {
         super("Donor " + donorId + " is at version " + currentVersion + ", not a version the request expected;"
                 + " read it again and reapply the change.");
-        this.currentVersion = currentVersion;
-    }
-
-    /** The version the donor is at, which the request did not accept. */
-    public long currentVersion() {
-        return currentVersion;
     }
 }

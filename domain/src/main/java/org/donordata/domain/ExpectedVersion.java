@@ -1,6 +1,5 @@
 package org.donordata.domain;
 
-import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -18,10 +17,6 @@ public sealed interface ExpectedVersion {
      */
     static ExpectedVersion oneOf(Set<Long> versions) {
         return new OneOf(versions);
-    }
-
-    static ExpectedVersion oneOf(long... versions) {
-        return new OneOf(Set.copyOf(Arrays.stream(versions).boxed().toList()));
     }
 
     boolean accepts(long version);

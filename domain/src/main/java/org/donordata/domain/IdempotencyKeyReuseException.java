@@ -12,7 +12,7 @@ package org.donordata.domain;
 public final class IdempotencyKeyReuseException extends DomainException {
 
     public IdempotencyKeyReuseException(IdempotencyKey key) {
-        super(IdempotencyKey.SUBJECT + " " + key.quoted() + " was already used to create a different donor;"
+        super("The idempotency key " + key.quoted() + " was already used to create a different donor;"
                 + " send the same donor to retry that create, or a new key to create another.");
     }
 }

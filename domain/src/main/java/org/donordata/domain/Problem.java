@@ -6,6 +6,11 @@ package org.donordata.domain;
  */
 public record Problem(String subject, String description) {
 
+    /** Client text as a message shows it: quoted, shortened, control characters made visible. */
+    public static String quoted(String text) {
+        return Texts.quoteForMessage(text);
+    }
+
     @Override
     public String toString() {
         return subject + " " + description;

@@ -20,7 +20,7 @@ class ExpectedVersionTest {
 
     @Test
     void oneOfAcceptsTheListedVersionsOnly() {
-        ExpectedVersion expected = ExpectedVersion.oneOf(3, 5);
+        ExpectedVersion expected = ExpectedVersion.oneOf(Set.of(3L, 5L));
 
         assertTrue(expected.accepts(3));
         assertTrue(expected.accepts(5));
@@ -45,7 +45,6 @@ class ExpectedVersionTest {
     void aMismatchSaysWhichVersionTheDonorIsAt() {
         DonorVersionMismatchException mismatch = new DonorVersionMismatchException(12, 4);
 
-        assertEquals(4, mismatch.currentVersion());
         assertEquals("Donor 12 is at version 4, not a version the request expected; read it again and reapply the"
                 + " change.", mismatch.getMessage());
     }

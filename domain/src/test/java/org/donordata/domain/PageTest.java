@@ -9,43 +9,23 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 class PageTest {
 
     @Test
-    void defaultsAreLimit30Offset0() {
-        assertEquals(new PageRequest(30, 0), PageRequest.parse(null, null));
-    }
-
-    @Test
     void limitAboveTheMaximumIsClampedHoweverLarge() {
-        assertEquals(30, PageRequest.parse("31", null).limit());
-        assertEquals(30, PageRequest.parse("99999999999999999999999", null).limit());
-        assertEquals(7, PageRequest.parse("07", "5").limit());
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"0", "-1", "abc", "1.5", "", " 5", "+5", "1e3", "٣"})
-    void badLimitsAreRejectedByName(String limit) {
-        InvalidInputException rejected = assertThrows(InvalidInputException.class, () -> PageRequest.parse(limit, null));
-        assertEquals(List.of("limit"), rejected.problems().stream().map(Problem::subject).toList());
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"-1", "abc", "1.5", "", "9223372036854775808"})
-    void badOffsetsAreRejectedByName(String offset) {
-        InvalidInputException rejected = assertThrows(InvalidInputException.class, () -> PageRequest.parse(null, offset));
-        assertEquals(List.of("offset"), rejected.problems().stream().map(Problem::subject).toList());
+        assertEquals(new PageRequest(30, 0), PageRequest.of(31, 0));
+        assertEquals(new PageRequest(30, 5), PageRequest.of(Long.MAX_VALUE, 5));
+        assertEquals(new PageRequest(7, Long.MAX_VALUE), PageRequest.of(7, Long.MAX_VALUE));
     }
 
     @Test
-    void bothBadParametersAreNamed() {
-        InvalidInputException rejected = assertThrows(InvalidInputException.class, () -> PageRequest.parse("x", "y"));
-        assertTrue(rejected.getMessage().startsWith("limit must be a whole number"), rejected.getMessage());
-        assertTrue(rejected.getMessage().contains("; offset must be a whole number"), rejected.getMessage());
+    void aLimitBelowOneAndANegativeOffsetAreBothNamed() {
+        InvalidInputException rejected = assertThrows(InvalidInputException.class, () -> PageRequest.of(0, -1));
+
+        assertEquals(List.of("limit", "offset"), rejected.problems().stream().map(Problem::subject).toList());
+        assertEquals("limit must be at least 1; offset must be at least 0.", rejected.getMessage());
     }
 
     @Test

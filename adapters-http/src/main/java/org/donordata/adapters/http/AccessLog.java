@@ -82,7 +82,7 @@ final class AccessLog {
             if (i > 0) {
                 safe.append('/');
             }
-            boolean known = segment.isEmpty() || WORDS.contains(segment) || DonorRoutes.DONOR_ID.matcher(segment).matches();
+            boolean known = segment.isEmpty() || WORDS.contains(segment) || RequestParameters.DONOR_ID.matcher(segment).matches();
             safe.append(known ? segment : "*");
         }
         return safe.toString();

@@ -41,11 +41,6 @@ final class ApiException extends HttpException {
         return exception;
     }
 
-    static ApiException noSuchDonor() {
-        return new ApiException(Status.NOT_FOUND_404, "No donor with id like that exists: donor ids are positive"
-                + " whole numbers.");
-    }
-
     static ApiException methodNotAllowed(Method method, String allowed) {
         ApiException exception = new ApiException(Status.METHOD_NOT_ALLOWED_405,
                 "This path does not accept " + method.text() + "; it accepts " + allowed + ".");

@@ -1,5 +1,6 @@
 package org.donordata.adapters.http;
 
+import java.time.Instant;
 import java.util.List;
 
 import jakarta.json.stream.JsonGenerator;
@@ -40,13 +41,7 @@ final class DonorJson {
     private static void donor(JsonGenerator json, Donor donor) {
         json.writeStartObject();
         for (DonorField field : DonorField.values()) {
-            String key = field.key();
-            switch (field) {
-                case ID -> json.write(key, donor.id());
-                case CREATED_AT -> json.write(key, donor.createdAt().toString());
-                case UPDATED_AT -> json.write(key, donor.updatedAt().toString());
-                default -> value(json, key, donor.details().get(field));
-            }
+            value(json, field.key(), donor.get(field));
         }
         json.writeEnd();
     }
@@ -56,7 +51,9 @@ final class DonorJson {
             case null -> json.writeNull(key);
             case String text -> json.write(key, text);
             case Boolean flag -> json.write(key, flag);
+            case Long number -> json.write(key, number);
             case DonorType type -> json.write(key, type.key());
+            case Instant instant -> json.write(key, instant.toString());
             default -> throw new IllegalStateException("no JSON form for a " + value.getClass().getSimpleName());
         }
     }

@@ -1,10 +1,9 @@
 package org.donordata.adapters.http;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
-import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.PathMatchers;
@@ -14,13 +13,13 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.application.ApplicationId;
-import org.donordata.application.ApplicationService;
 import org.donordata.application.DonorService;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Page;
-import org.donordata.domain.PageRequest;
 import org.donordata.domain.Problem;
 
 /** The paths of API version 1. Handlers only translate: HTTP in, one DonorService call, an envelope out. */
@@ -28,12 +27,6 @@ final class DonorRoutes {
 
     static final String ROOT = "/api/v1";
     static final String DONORS = ROOT + "/donors";
-    static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
-    /**
-     * What may name a donor: digits, fewer than any api key has, so that echoing or logging it never shows a key
-     * a client put in the wrong place.
-     */
-    static final Pattern DONOR_ID = Pattern.compile("[0-9]{1," + (ApplicationService.MIN_CONFIGURED_KEY_LENGTH - 1) + "}");
 
     private final DonorService donors;
 
@@ -67,13 +60,12 @@ final class DonorRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        PageRequest request = PageRequest.parse(single(req, "limit"), single(req, "offset"));
-        Page<Donor> page = donors.list(owner(req), request);
+        Page<Donor> page = donors.list(owner(req), RequestParameters.page(req));
         Envelope.page(req, res, page, json -> DonorJson.donors(json, page.items()));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
-        Donor donor = donors.get(owner(req), id(req));
+        Donor donor = donors.get(owner(req), RequestParameters.donorId(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor));
         Envelope.ok(req, res, Status.OK_200, json -> DonorJson.donors(json, List.of(donor)));
     }
@@ -81,14 +73,20 @@ final class DonorRoutes {
     // A retry with the same Idempotency-Key gets the same answer; no ETag, as the donor may have changed since.
     private void create(ServerRequest req, ServerResponse res) {
         DonorChanges fields = DonorChanges.from(JsonBody.read(req));
-        long id = donors.create(owner(req), fields, Optional.ofNullable(singleHeader(req, IDEMPOTENCY_KEY)));
+        Optional<IdempotencyKey> key;
+        try {
+            key = RequestParameters.idempotencyKey(req);
+        } catch (InvalidInputException badKey) {
+            throw withProblemsOfTheBody(fields, badKey);
+        }
+        long id = donors.create(owner(req), fields, key);
         res.header(HeaderNames.LOCATION, DONORS + "/" + id);
         Envelope.ok(req, res, Status.CREATED_201, json -> json.write(id));
     }
 
     private void modify(ServerRequest req, ServerResponse res) {
         DonorChanges changes = DonorChanges.from(JsonBody.read(req));
-        Donor donor = donors.modify(owner(req), id(req), changes, EntityTags.expected(req));
+        Donor donor = donors.modify(owner(req), RequestParameters.donorId(req), changes, EntityTags.expected(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor));
         Envelope.ok(req, res, Status.OK_200, json -> json.write(donor.id()));
     }
@@ -97,29 +95,15 @@ final class DonorRoutes {
         return ApiKeyCheck.caller(req).id();
     }
 
-    // The raw path text: the service decides which number names a donor, and answers 404 for any other. What is
-    // not a number at all is refused here, without being echoed: a confused client may have put its key there.
-    private static String id(ServerRequest req) {
-        String id = req.path().pathParameters().get("id");
-        if (!DONOR_ID.matcher(id).matches()) {
-            throw ApiException.noSuchDonor();
+    /** One answer names every problem of a request: those of the body first, as a create would find them. */
+    private static InvalidInputException withProblemsOfTheBody(DonorChanges fields, InvalidInputException other) {
+        List<Problem> all = new ArrayList<>();
+        try {
+            fields.applyTo(DonorDetails.DEFAULTS);
+        } catch (InvalidInputException body) {
+            all.addAll(body.problems());
         }
-        return id;
-    }
-
-    private static String singleHeader(ServerRequest req, HeaderName name) {
-        return atMostOne(name.defaultCase(), req.headers().all(name, List::of));
-    }
-
-    /** A query parameter's value, null when absent; unknown parameters are ignored, repeated ones refused. */
-    private static String single(ServerRequest req, String name) {
-        return atMostOne(name, req.query().all(name, List::of));
-    }
-
-    private static String atMostOne(String name, List<String> values) {
-        if (values.size() > 1) {
-            throw new InvalidInputException(List.of(new Problem(name, "must be given at most once")));
-        }
-        return values.isEmpty() ? null : values.getFirst();
+        all.addAll(other.problems());
+        return new InvalidInputException(all);
     }
 }

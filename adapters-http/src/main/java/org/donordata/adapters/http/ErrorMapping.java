@@ -120,8 +120,8 @@ final class ErrorMapping {
             case 400 -> "The request is malformed.";
             case 404 -> "Nothing exists at this path.";
             case 413 -> "The request body is larger than " + JsonBody.MAX_BYTES + " bytes.";
-            case 414 -> "The request line is longer than " + HttpApi.MAX_REQUEST_LINE + " bytes.";
-            case 431 -> "The request headers are larger than " + HttpApi.MAX_HEADERS + " bytes.";
+            case 414 -> "The request line is longer than " + HardenedServer.MAX_REQUEST_LINE + " bytes.";
+            case 431 -> "The request headers are larger than " + HardenedServer.MAX_HEADERS + " bytes.";
             default -> status.reasonPhrase() + ".";
         };
     }

@@ -11,8 +11,7 @@ import java.util.Optional;
  *
  * @param host                   address to listen on
  * @param port                   port, 0 for any free one
- * @param tlsCertificate         PEM certificate chain (server certificate first); with the key, HTTPS only
- * @param tlsPrivateKey          PEM private key (unencrypted PKCS#8, or PKCS#1 RSA) of that certificate
+ * @param tls                    the certificate and key to serve HTTPS with (HTTPS only); empty for plain HTTP
  * @param allowPlainHttp         serve plain HTTP on a non-loopback address (behind a TLS-terminating proxy)
  * @param maxConnections         open connections served; more are answered 503 and closed
  * @param maxConcurrentRequests  requests handled at once; more are answered 503 at once, not queued
@@ -25,9 +24,9 @@ import java.util.Optional;
  * @param authFailuresPerMinute  wrong keys one client address may present a minute before it is answered 429
  *                               without the key being looked up; 0 turns the throttle off
  */
-public record HttpSettings(String host, int port, Optional<Path> tlsCertificate, Optional<Path> tlsPrivateKey,
-        boolean allowPlainHttp, int maxConnections, int maxConcurrentRequests, Duration readTimeout,
-        int requestsPerSecond, int requestBurst, int authFailuresPerMinute) {
+public record HttpSettings(String host, int port, Optional<TlsFiles> tls, boolean allowPlainHttp, int maxConnections,
+        int maxConcurrentRequests, Duration readTimeout, int requestsPerSecond, int requestBurst,
+        int authFailuresPerMinute) {
 
     public static final int DEFAULT_MAX_CONNECTIONS = 1_000;
     public static final int DEFAULT_MAX_CONCURRENT_REQUESTS = 200;
@@ -36,17 +35,25 @@ public record HttpSettings(String host, int port, Optional<Path> tlsCertificate,
     public static final int DEFAULT_REQUEST_BURST = 2_000;
     public static final int DEFAULT_AUTH_FAILURES_PER_MINUTE = 20;
 
+    /**
+     * A PEM certificate chain (the server's certificate first) and the PEM private key of that certificate
+     * (unencrypted PKCS#8, or PKCS#1 RSA).
+     */
+    public record TlsFiles(Path certificate, Path privateKey) {
+
+        public TlsFiles {
+            Objects.requireNonNull(certificate, "certificate");
+            Objects.requireNonNull(privateKey, "privateKey");
+        }
+    }
+
+    /** @throws IllegalArgumentException naming the setting out of range */
     public HttpSettings {
         Objects.requireNonNull(host, "host");
-        Objects.requireNonNull(tlsCertificate, "tlsCertificate");
-        Objects.requireNonNull(tlsPrivateKey, "tlsPrivateKey");
+        Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(readTimeout, "readTimeout");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be from 0 to 65535, got " + port);
-        }
-        if (tlsCertificate.isPresent() != tlsPrivateKey.isPresent()) {
-            throw new IllegalArgumentException("DONORS_TLS_CERT and DONORS_TLS_KEY must be set together: "
-                    + (tlsCertificate.isPresent() ? "DONORS_TLS_KEY" : "DONORS_TLS_CERT") + " is missing.");
         }
         atLeast("maxConnections", maxConnections, 1);
         atLeast("maxConcurrentRequests", maxConcurrentRequests, 1);
@@ -60,48 +67,9 @@ public record HttpSettings(String host, int port, Optional<Path> tlsCertificate,
 
     /** Plain HTTP on {@code host:port} with the default limits. */
     public static HttpSettings defaults(String host, int port) {
-        return new HttpSettings(host, port, Optional.empty(), Optional.empty(), false, DEFAULT_MAX_CONNECTIONS,
+        return new HttpSettings(host, port, Optional.empty(), false, DEFAULT_MAX_CONNECTIONS,
                 DEFAULT_MAX_CONCURRENT_REQUESTS, DEFAULT_READ_TIMEOUT, DEFAULT_REQUESTS_PER_SECOND,
                 DEFAULT_REQUEST_BURST, DEFAULT_AUTH_FAILURES_PER_MINUTE);
-    }
-
-    public boolean tls() {
-        return tlsCertificate.isPresent();
-    }
-
-    public HttpSettings withTls(Path certificate, Path privateKey) {
-        return new HttpSettings(host, port, Optional.of(certificate), Optional.of(privateKey), allowPlainHttp,
-                maxConnections, maxConcurrentRequests, readTimeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
-    }
-
-    public HttpSettings withAllowPlainHttp(boolean allow) {
-        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allow, maxConnections,
-                maxConcurrentRequests, readTimeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
-    }
-
-    public HttpSettings withMaxConnections(int max) {
-        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, max,
-                maxConcurrentRequests, readTimeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
-    }
-
-    public HttpSettings withMaxConcurrentRequests(int max) {
-        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, maxConnections,
-                max, readTimeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
-    }
-
-    public HttpSettings withReadTimeout(Duration timeout) {
-        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, maxConnections,
-                maxConcurrentRequests, timeout, requestsPerSecond, requestBurst, authFailuresPerMinute);
-    }
-
-    public HttpSettings withRateLimit(int perSecond, int burst) {
-        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, maxConnections,
-                maxConcurrentRequests, readTimeout, perSecond, burst, authFailuresPerMinute);
-    }
-
-    public HttpSettings withAuthFailuresPerMinute(int failures) {
-        return new HttpSettings(host, port, tlsCertificate, tlsPrivateKey, allowPlainHttp, maxConnections,
-                maxConcurrentRequests, readTimeout, requestsPerSecond, requestBurst, failures);
     }
 
     private static void atLeast(String name, int value, int minimum) {

@@ -24,18 +24,18 @@ final class ServerTls {
     /** TLS 1.0 and 1.1 are broken (RFC 8996); 1.2 stays for older clients. */
     static final List<String> PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
 
-    static final String CERT_VARIABLE = "DONORS_TLS_CERT";
-    static final String KEY_VARIABLE = "DONORS_TLS_KEY";
+    private static final String CERTIFICATE = "The TLS certificate file";
+    private static final String KEY = "The TLS private key file";
     private static final String CERT_FORM = "It must hold the server's certificate, then any intermediates, each as"
             + " -----BEGIN CERTIFICATE-----.";
 
     private ServerTls() {
     }
 
-    static Tls create(Path certificateFile, Path keyFile) {
-        List<X509Certificate> chain = certificates(certificateFile);
-        PrivateKey key = privateKey(keyFile);
-        requirePair(chain.getFirst(), key, certificateFile, keyFile);
+    static Tls create(HttpSettings.TlsFiles files) {
+        List<X509Certificate> chain = certificates(files.certificate());
+        PrivateKey key = privateKey(files.privateKey());
+        requirePair(chain.getFirst(), key, files.certificate(), files.privateKey());
         return Tls.builder()
                 .privateKey(key)
                 .privateKeyCertChain(chain)
@@ -44,26 +44,26 @@ final class ServerTls {
     }
 
     private static List<X509Certificate> certificates(Path file) {
-        byte[] pem = read(CERT_VARIABLE, file);
+        byte[] pem = read(CERTIFICATE, file);
         List<X509Certificate> chain;
         try {
-            chain = Keys.builder().pem(it -> it.certChain(Resource.create(CERT_VARIABLE, pem))).build().certChain();
+            chain = Keys.builder().pem(it -> it.certChain(Resource.create(CERTIFICATE, pem))).build().certChain();
         } catch (RuntimeException unreadable) {
-            throw problem(CERT_VARIABLE, file, "holds no readable PEM certificate", unreadable, CERT_FORM);
+            throw problem(CERTIFICATE, file, "holds no readable PEM certificate", unreadable, CERT_FORM);
         }
         if (chain.isEmpty()) {
-            throw problem(CERT_VARIABLE, file, "holds no PEM certificate", null, CERT_FORM);
+            throw problem(CERTIFICATE, file, "holds no PEM certificate", null, CERT_FORM);
         }
         return chain;
     }
 
     private static PrivateKey privateKey(Path file) {
-        byte[] pem = read(KEY_VARIABLE, file);
+        byte[] pem = read(KEY, file);
         try {
-            return Keys.builder().pem(it -> it.key(Resource.create(KEY_VARIABLE, pem))).build().privateKey()
+            return Keys.builder().pem(it -> it.key(Resource.create(KEY, pem))).build().privateKey()
                     .orElseThrow(() -> new IllegalStateException("no key found"));
         } catch (RuntimeException unreadable) {
-            throw problem(KEY_VARIABLE, file, "holds no usable PEM private key", unreadable, "It must be unencrypted"
+            throw problem(KEY, file, "holds no usable PEM private key", unreadable, "It must be unencrypted"
                     + " PKCS#8 (-----BEGIN PRIVATE KEY-----) or PKCS#1 RSA (-----BEGIN RSA PRIVATE KEY-----);"
                     + " 'openssl pkcs8 -topk8 -nocrypt -in KEY -out key.pem' converts other forms.");
         }
@@ -91,30 +91,30 @@ final class ServerTls {
         } catch (GeneralSecurityException | RuntimeException mismatch) {
             // reported below
         }
-        throw new IllegalArgumentException("The private key in " + KEY_VARIABLE + " (" + keyFile + ") does not belong to"
-                + " the first certificate in " + CERT_VARIABLE + " (" + certificateFile + "); the server's own"
+        throw new IllegalArgumentException("The TLS private key " + keyFile + " does not belong to the first"
+                + " certificate in " + certificateFile + "; the server's own"
                 + " certificate must come first in the chain.");
     }
 
-    private static byte[] read(String variable, Path file) {
+    private static byte[] read(String setting, Path file) {
         try {
             return Files.readAllBytes(file);
         } catch (NoSuchFileException missing) {
-            throw problem(variable, file, "does not exist", null, "");
+            throw problem(setting, file, "does not exist", null, "");
         } catch (IOException | SecurityException unreadable) {
-            throw problem(variable, file, "cannot be read", unreadable, "");
+            throw problem(setting, file, "cannot be read", unreadable, "");
         }
     }
 
     // The cause's own words are kept (they say what was wrong in the file), its stack is not.
-    private static IllegalArgumentException problem(String variable, Path file, String what, Exception cause,
+    private static IllegalArgumentException problem(String setting, Path file, String what, Exception cause,
             String remedy) {
         String detail = "";
         if (cause != null) {
             String words = cause.getMessage();
             detail = " (" + (words == null || words.equals(file.toString()) ? cause.getClass().getSimpleName() : words) + ")";
         }
-        return new IllegalArgumentException(variable + " names " + file + ", which " + what + detail + "."
+        return new IllegalArgumentException(setting + " " + file + " " + what + detail + "."
                 + (remedy.isEmpty() ? "" : " " + remedy));
     }
 }

@@ -59,7 +59,7 @@ class AccessLogTest {
 
     @BeforeAll
     static void start() {
-        server = FIXTURE.api().server("127.0.0.1", 0).start();
+        server = FIXTURE.api().server(HttpSettings.defaults("127.0.0.1", 0)).start();
     }
 
     @AfterAll
@@ -92,7 +92,7 @@ class AccessLogTest {
 
     @Test
     void requestsHelidonAnswersItself_areLoggedToo() throws IOException {
-        Response response = exchange("GET /api/v1 HTTP/1.1\r\n" + AUTH + "X-Filler: " + "a".repeat(HttpApi.MAX_HEADERS)
+        Response response = exchange("GET /api/v1 HTTP/1.1\r\n" + AUTH + "X-Filler: " + "a".repeat(HardenedServer.MAX_HEADERS)
                 + "\r\n\r\n");
 
         assertEquals(431, response.status());
@@ -123,8 +123,8 @@ class AccessLogTest {
             "GET /api/v1 HTTP/1.1\r\n" + HOST + "X-Api-Key: " + KEY + "\r\nAuthorization: Bearer " + KEY + "\r\n\r\n",
             "GET /api/v1 HTTP/1.1\r\n" + HOST + KEY + ": api-key\r\n\r\n",
             "GET /api/v1 HTTP/1.1\r\n" + HOST + "api-key " + KEY + "\r\n\r\n",
-            "GET /api/v1 HTTP/1.1\r\n" + AUTH + "X-Filler: " + KEY + "a".repeat(HttpApi.MAX_HEADERS) + "\r\n\r\n",
-            "GET /api/v1/donors?k=" + KEY + "a".repeat(HttpApi.MAX_REQUEST_LINE) + " HTTP/1.1\r\n" + AUTH + "\r\n",
+            "GET /api/v1 HTTP/1.1\r\n" + AUTH + "X-Filler: " + KEY + "a".repeat(HardenedServer.MAX_HEADERS) + "\r\n\r\n",
+            "GET /api/v1/donors?k=" + KEY + "a".repeat(HardenedServer.MAX_REQUEST_LINE) + " HTTP/1.1\r\n" + AUTH + "\r\n",
             "GET /api/v1/donors?limit=%zz" + KEY + " HTTP/1.1\r\n" + AUTH + "\r\n",
             "GET /api/v1/%zz" + KEY + " HTTP/1.1\r\n" + AUTH + "\r\n",
             "GET /api/v1/" + KEY + " HTTP/9.9\r\n" + AUTH + "\r\n",

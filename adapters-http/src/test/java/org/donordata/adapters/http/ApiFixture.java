@@ -14,6 +14,7 @@ import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.ApplicationService;
 import org.donordata.application.DonorService;
+import org.donordata.application.InMemoryDonorRepository;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
 
@@ -31,7 +32,7 @@ final class ApiFixture {
             Instant.parse("2024-01-01T00:00:00Z"), true);
     static final Instant NOW = Instant.parse("2024-05-01T10:15:30.123456Z");
 
-    final InMemoryDonors store = new InMemoryDonors();
+    final InMemoryDonorRepository store = new InMemoryDonorRepository();
     final DonorService donors = spy(new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC)));
     final ApplicationService applications = mock(ApplicationService.class);
 

@@ -42,7 +42,7 @@ class CapacityTest {
 
     @Test
     void connectionPastTheCap_isAnswered503AndClosed_andTheCapFreesUp() throws Exception {
-        server = start(HttpSettings.defaults("127.0.0.1", 0).withMaxConnections(2));
+        server = start(SettingsBuilder.loopback().maxConnections(2).build());
         List<RawHttpClient> held = new ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) {
@@ -65,7 +65,7 @@ class CapacityTest {
 
     @Test
     void requestPastTheInFlightCap_isAnswered503AtOnce() throws Exception {
-        server = start(HttpSettings.defaults("127.0.0.1", 0).withMaxConcurrentRequests(2));
+        server = start(SettingsBuilder.loopback().maxConcurrentRequests(2).build());
         CountDownLatch entered = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
         doAnswer(invocation -> {
@@ -100,7 +100,7 @@ class CapacityTest {
 
     @Test
     void pastTwiceTheCap_connectionsAreNotEvenAccepted() throws Exception {
-        server = start(HttpSettings.defaults("127.0.0.1", 0).withMaxConnections(1));
+        server = start(SettingsBuilder.loopback().maxConnections(1).build());
         RawHttpClient overCap = null;
         try (RawHttpClient admitted = new RawHttpClient(server.port())) {
             envelope(admitted.send(GET_INDEX).read().body(), 200);

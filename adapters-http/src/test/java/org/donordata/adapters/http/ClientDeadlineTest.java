@@ -40,7 +40,7 @@ class ClientDeadlineTest {
 
     @BeforeAll
     static void start() {
-        server = FIXTURE.api().server(HttpSettings.defaults("127.0.0.1", 0).withReadTimeout(TIMEOUT)).start();
+        server = FIXTURE.api().server(SettingsBuilder.loopback().readTimeout(TIMEOUT).build()).start();
     }
 
     @AfterAll

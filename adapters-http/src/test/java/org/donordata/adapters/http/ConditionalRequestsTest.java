@@ -82,7 +82,7 @@ class ConditionalRequestsTest extends RoutingTestBase {
 
         String msg = failure(create("{\"first_name\": \"Grace\", \"last_name\": \"Hopper\"}", "reused"), 422);
 
-        assertTrue(msg.contains("Idempotency-Key"), msg);
+        assertTrue(msg.contains("idempotency key 'reused'"), msg);
         assertEquals(1, FIXTURE.store.size());
     }
 
@@ -90,7 +90,7 @@ class ConditionalRequestsTest extends RoutingTestBase {
     void keysBelongToOneApplication() {
         envelope(create(ADA, "shared"), 201);
         envelope(client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, OTHER_KEY).header(HeaderValues.CONTENT_TYPE_JSON)
-                .header(DonorRoutes.IDEMPOTENCY_KEY, "shared").submit(ADA, String.class), 201);
+                .header(RequestParameters.IDEMPOTENCY_KEY, "shared").submit(ADA, String.class), 201);
 
         assertEquals(2, FIXTURE.store.size());
     }
@@ -105,9 +105,19 @@ class ConditionalRequestsTest extends RoutingTestBase {
     }
 
     @Test
+    void aBadKeyIsReportedAfterEveryProblemOfTheBodyAndNothingIsStored() {
+        String msg = failure(create("{\"first_name\": \"Ada\", \"country\": \"gb\"}", "a\tb"), 400);
+
+        assertTrue(msg.startsWith("country must be an ISO 3166-1 alpha-2 country code"), msg);
+        assertTrue(msg.contains("; last_name is required"), msg);
+        assertTrue(msg.contains("; Idempotency-Key must be 1 to 255 printable ASCII characters"), msg);
+        assertEquals(0, FIXTURE.store.size());
+    }
+
+    @Test
     void twoKeysInOneRequestAre400() {
         ClientResponseTyped<String> response = client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, KEY)
-                .header(HeaderValues.CONTENT_TYPE_JSON).header(DonorRoutes.IDEMPOTENCY_KEY, "a", "b").submit(ADA, String.class);
+                .header(HeaderValues.CONTENT_TYPE_JSON).header(RequestParameters.IDEMPOTENCY_KEY, "a", "b").submit(ADA, String.class);
 
         assertTrue(failure(response, 400).contains("Idempotency-Key"));
         assertEquals(0, FIXTURE.store.size());
@@ -136,6 +146,6 @@ class ConditionalRequestsTest extends RoutingTestBase {
 
     private ClientResponseTyped<String> create(String json, String idempotencyKey) {
         return client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, KEY).header(HeaderValues.CONTENT_TYPE_JSON)
-                .header(DonorRoutes.IDEMPOTENCY_KEY, idempotencyKey).submit(json, String.class);
+                .header(RequestParameters.IDEMPOTENCY_KEY, idempotencyKey).submit(json, String.class);
     }
 }

@@ -101,8 +101,8 @@ class DonorRoutesTest extends RoutingTestBase {
     void idsThatNameNoDonor_are404(String id) {
         addAda();
 
-        assertTrue(failure(get("/api/v1/donors/" + id), 404).startsWith("No donor with id"));
-        assertTrue(failure(post("/api/v1/donors/" + id, "{\"notes\": \"x\"}"), 404).startsWith("No donor with id"));
+        assertTrue(failure(get("/api/v1/donors/" + id), 404).startsWith("No such donor exists"));
+        assertTrue(failure(post("/api/v1/donors/" + id, "{\"notes\": \"x\"}"), 404).startsWith("No such donor exists"));
     }
 
     @Test
@@ -112,7 +112,7 @@ class DonorRoutesTest extends RoutingTestBase {
 
         failure(get("/api/v1/donors/" + theirs), 404);
         failure(post("/api/v1/donors/" + theirs, "{\"notes\": \"mine now\"}"), 404);
-        assertNull(FIXTURE.store.find(OTHER_APPLICATION.id(), theirs).orElseThrow().details().notes());
+        assertNull(FIXTURE.store.find(OTHER_APPLICATION.id(), theirs).orElseThrow().details().text(DonorField.NOTES));
     }
 
     @Test

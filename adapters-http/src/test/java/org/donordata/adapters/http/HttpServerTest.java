@@ -27,7 +27,7 @@ class HttpServerTest {
 
     @BeforeAll
     static void start() {
-        server = FIXTURE.api().server("127.0.0.1", 0).start();
+        server = FIXTURE.api().server(HttpSettings.defaults("127.0.0.1", 0)).start();
     }
 
     @AfterAll
@@ -144,7 +144,7 @@ class HttpServerTest {
     @Test
     void requestLineOverTheLimit_is414Envelope() throws IOException {
         try (RawHttpClient client = client()) {
-            Response response = client.send("GET /api/v1/donors?notes=" + "a".repeat(HttpApi.MAX_REQUEST_LINE)
+            Response response = client.send("GET /api/v1/donors?notes=" + "a".repeat(HardenedServer.MAX_REQUEST_LINE)
                     + " HTTP/1.1\r\n" + AUTH + "\r\n").read();
 
             assertEquals("The request line is longer than 2048 bytes.", envelope(response.body(), 414).getString("msg"));
@@ -156,7 +156,7 @@ class HttpServerTest {
     void headersOverTheLimit_is431Envelope(String header) throws IOException {
         try (RawHttpClient client = client()) {
             Response response = client.send("GET /api/v1 HTTP/1.1\r\n" + AUTH
-                    + header.formatted("a".repeat(HttpApi.MAX_HEADERS)) + "\r\n\r\n").read();
+                    + header.formatted("a".repeat(HardenedServer.MAX_HEADERS)) + "\r\n\r\n").read();
 
             assertEquals("The request headers are larger than 8192 bytes.", envelope(response.body(), 431).getString("msg"));
             assertTrue(client.closedByServer());
@@ -166,7 +166,7 @@ class HttpServerTest {
     @Test
     void headersJustUnderTheLimit_areRead() throws IOException {
         try (RawHttpClient client = client()) {
-            String filler = "X-Filler: " + "a".repeat(HttpApi.MAX_HEADERS - AUTH.length() - 100) + "\r\n";
+            String filler = "X-Filler: " + "a".repeat(HardenedServer.MAX_HEADERS - AUTH.length() - 100) + "\r\n";
             Response response = client.send("GET /api/v1 HTTP/1.1\r\n" + AUTH + filler + "\r\n").read();
 
             envelope(response.body(), 200);

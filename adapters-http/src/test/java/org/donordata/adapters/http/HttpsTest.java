@@ -42,9 +42,9 @@ class HttpsTest {
     @BeforeAll
     static void start() throws Exception {
         certificate = TestCertificate.shared();
-        server = FIXTURE.api().server(HttpSettings.defaults("127.0.0.1", 0)
-                .withTls(certificate.certificateFile(), certificate.keyFile())
-                .withReadTimeout(CLIENT_TIMEOUT)).start();
+        server = FIXTURE.api().server(SettingsBuilder.loopback()
+                .tls(certificate.certificateFile(), certificate.keyFile())
+                .readTimeout(CLIENT_TIMEOUT).build()).start();
     }
 
     @AfterAll

@@ -79,6 +79,13 @@ class PagingTest extends RoutingTestBase {
     }
 
     @Test
+    void aLimitOfAnySizeIsClampedAndLeadingZerosAreDigits() {
+        assertEquals(30, list("?limit=99999999999999999999999").getJsonObject("paging").getInt("limit"));
+        JsonObject paging = list("?limit=07&offset=05").getJsonObject("paging");
+        assertEquals(List.of(7, 5), List.of(paging.getInt("limit"), paging.getInt("offset")));
+    }
+
+    @Test
     void unknownParameters_areIgnored() {
         assertPaging(list("?limit=2&sort=name&page=3"), 2, 0, "?limit=2&offset=2", null);
     }
@@ -87,7 +94,8 @@ class PagingTest extends RoutingTestBase {
     @CsvSource({
             "limit=abc, limit", "limit=1.5, limit", "limit=-1, limit", "limit=0, limit", "limit=, limit",
             "limit=+5, limit", "offset=abc, offset", "offset=-1, offset", "offset=, offset",
-            "offset=99999999999999999999, offset", "limit=1&limit=2, limit", "offset=0&offset=0, offset"})
+            "offset=99999999999999999999, offset", "limit=1&limit=2, limit", "offset=0&offset=0, offset",
+            "limit=1e3, limit", "limit=٣, limit", "limit=07.0, limit"})
     void badParameters_are400NamingTheParameter(String query, String parameter) {
         String msg = failure(request("?" + query), 400);
 

@@ -38,7 +38,7 @@ class ServerSettingsTest {
         HttpSettings defaults = HttpSettings.defaults("127.0.0.1", 8080);
 
         assertAll(
-                () -> assertEquals(Optional.empty(), defaults.tlsCertificate()),
+                () -> assertEquals(Optional.empty(), defaults.tls()),
                 () -> assertFalse(defaults.allowPlainHttp()),
                 () -> assertEquals(1_000, defaults.maxConnections()),
                 () -> assertEquals(200, defaults.maxConcurrentRequests()),
@@ -50,11 +50,11 @@ class ServerSettingsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"0.0.0.0", "::", "192.0.2.10", "no-such-host.invalid"})
-    void plainHttpOffLoopback_isRefusedNamingTheSettings(String host) {
+    void plainHttpOffLoopback_isRefusedSayingWhatToDo(String host) {
         String message = assertThrows(IllegalArgumentException.class,
                 () -> API.server(HttpSettings.defaults(host, 0))).getMessage();
 
-        for (String named : new String[] {"DONORS_ALLOW_PLAIN_HTTP", "DONORS_TLS_CERT", "DONORS_TLS_KEY", host}) {
+        for (String named : new String[] {"TLS certificate and key", "allow plain HTTP", host}) {
             assertTrue(message.contains(named), () -> named + " in " + message);
         }
     }
@@ -67,30 +67,27 @@ class ServerSettingsTest {
 
     @Test
     void plainHttpOffLoopback_isBuiltWhenAllowed() {
-        assertNotNull(API.server(HttpSettings.defaults("0.0.0.0", 0).withAllowPlainHttp(true)));
+        assertNotNull(API.server(SettingsBuilder.loopback().host("0.0.0.0").allowPlainHttp().build()));
     }
 
     @Test
     void tlsOffLoopback_isBuilt() {
-        assertNotNull(API.server(HttpSettings.defaults("0.0.0.0", 0)
-                .withTls(certificate.certificateFile(), certificate.keyFile())));
+        assertNotNull(API.server(SettingsBuilder.loopback().host("0.0.0.0")
+                .tls(certificate.certificateFile(), certificate.keyFile()).build()));
     }
 
     @Test
     void certificateWithoutKey_isRefused() {
-        String message = assertThrows(IllegalArgumentException.class, () -> new HttpSettings("127.0.0.1", 0,
-                Optional.of(certificate.certificateFile()), Optional.empty(), false, 1, 1, Duration.ofSeconds(1), 1, 1, 1))
-                .getMessage();
-
-        assertEquals("DONORS_TLS_CERT and DONORS_TLS_KEY must be set together: DONORS_TLS_KEY is missing.", message);
+        assertThrows(NullPointerException.class, () -> new HttpSettings.TlsFiles(certificate.certificateFile(), null));
+        assertThrows(NullPointerException.class, () -> new HttpSettings.TlsFiles(null, certificate.keyFile()));
     }
 
     @Test
     void missingFile_isNamed() {
         Path missing = directory.resolve("nothing.pem");
 
-        assertEquals("DONORS_TLS_CERT names " + missing + ", which does not exist.", refusal(missing, certificate.keyFile()));
-        assertEquals("DONORS_TLS_KEY names " + missing + ", which does not exist.",
+        assertEquals("The TLS certificate file " + missing + " does not exist.", refusal(missing, certificate.keyFile()));
+        assertEquals("The TLS private key file " + missing + " does not exist.",
                 refusal(certificate.certificateFile(), missing));
     }
 
@@ -98,12 +95,13 @@ class ServerSettingsTest {
     void filesThatAreNotPem_areNamed() throws Exception {
         Path garbage = Files.writeString(directory.resolve("garbage.pem"), "not a PEM file\n");
 
-        assertTrue(refusal(garbage, certificate.keyFile()).startsWith("DONORS_TLS_CERT names " + garbage
-                + ", which holds no"), refusal(garbage, certificate.keyFile()));
-        assertTrue(refusal(certificate.certificateFile(), garbage).startsWith("DONORS_TLS_KEY names " + garbage
-                + ", which holds no usable PEM private key"), refusal(certificate.certificateFile(), garbage));
+        assertTrue(refusal(garbage, certificate.keyFile()).startsWith("The TLS certificate file " + garbage
+                + " holds no"), refusal(garbage, certificate.keyFile()));
+        assertTrue(refusal(certificate.certificateFile(), garbage).startsWith("The TLS private key file " + garbage
+                + " holds no usable PEM private key"), refusal(certificate.certificateFile(), garbage));
         // The key and the certificate swapped, as happens when copying them by hand.
-        assertTrue(refusal(certificate.keyFile(), certificate.certificateFile()).startsWith("DONORS_TLS_CERT names"));
+        assertTrue(refusal(certificate.keyFile(), certificate.certificateFile())
+                .startsWith("The TLS certificate file"));
     }
 
     @Test
@@ -112,8 +110,8 @@ class ServerSettingsTest {
 
         String message = refusal(certificate.certificateFile(), otherKey);
 
-        assertTrue(message.startsWith("The private key in DONORS_TLS_KEY (" + otherKey + ") does not belong to the"
-                + " first certificate in DONORS_TLS_CERT"), message);
+        assertTrue(message.startsWith("The TLS private key " + otherKey + " does not belong to the first certificate"
+                + " in " + certificate.certificateFile()), message);
     }
 
     @Test
@@ -121,24 +119,24 @@ class ServerSettingsTest {
         Path garbage = Files.writeString(directory.resolve("empty.pem"), "");
 
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> API.server(
-                HttpSettings.defaults("127.0.0.1", 0).withTls(certificate.certificateFile(), garbage)));
+                SettingsBuilder.loopback().tls(certificate.certificateFile(), garbage).build()));
         assertNull(refused.getCause());
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, -1})
     void limitsBelowOne_areRefused(int value) {
-        HttpSettings defaults = HttpSettings.defaults("127.0.0.1", 0);
-
-        assertThrows(IllegalArgumentException.class, () -> defaults.withMaxConnections(value));
-        assertThrows(IllegalArgumentException.class, () -> defaults.withMaxConcurrentRequests(value));
-        assertThrows(IllegalArgumentException.class, () -> defaults.withRateLimit(value, 10));
-        assertThrows(IllegalArgumentException.class, () -> defaults.withRateLimit(10, value));
-        assertThrows(IllegalArgumentException.class, () -> defaults.withReadTimeout(Duration.ofMillis(value)));
+        assertThrows(IllegalArgumentException.class, () -> SettingsBuilder.loopback().maxConnections(value).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> SettingsBuilder.loopback().maxConcurrentRequests(value).build());
+        assertThrows(IllegalArgumentException.class, () -> SettingsBuilder.loopback().rateLimit(value, 10).build());
+        assertThrows(IllegalArgumentException.class, () -> SettingsBuilder.loopback().rateLimit(10, value).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> SettingsBuilder.loopback().readTimeout(Duration.ofMillis(value)).build());
     }
 
     private static String refusal(Path certificateFile, Path keyFile) {
         return assertThrows(IllegalArgumentException.class, () -> API.server(
-                HttpSettings.defaults("127.0.0.1", 0).withTls(certificateFile, keyFile))).getMessage();
+                SettingsBuilder.loopback().tls(certificateFile, keyFile).build())).getMessage();
     }
 }

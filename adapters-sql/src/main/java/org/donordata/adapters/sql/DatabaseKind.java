@@ -1,20 +1,61 @@
 package org.donordata.adapters.sql;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
+import org.jooq.SelectForUpdateStep;
 import org.jooq.tools.jdbc.JDBCUtils;
 
-/** The databases this adapter supports, told apart by the JDBC URL, and what differs between them. */
+/**
+ * The databases this adapter supports, told apart by the JDBC URL, and everything that differs between them: the
+ * one place that asks which database it is.
+ */
 enum DatabaseKind {
 
-    // The pool defaults, and why, are documented on DatabaseSettings' constants.
-    SQLITE(SQLDialect.SQLITE, "classpath:db/migration/sqlite", DatabaseSettings.SQLITE_DEFAULT_MAX_POOL_SIZE),
-    POSTGRESQL(SQLDialect.POSTGRES, "classpath:db/migration/postgresql",
-            DatabaseSettings.POSTGRESQL_DEFAULT_MAX_POOL_SIZE);
+    SQLITE(SQLDialect.SQLITE, "classpath:db/migration/sqlite", 4) {
+        @Override
+        Instant instant(ResultSet row, int column) throws SQLException {
+            String stamp = row.getString(column);
+            return stamp == null ? null : SqliteTimestamps.instant(stamp);
+        }
+
+        // SQLite knows no FOR UPDATE and needs none: its transactions begin IMMEDIATE, holding the database's write
+        // lock before the read.
+        @Override
+        <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select) {
+            return select;
+        }
+    },
+
+    POSTGRESQL(SQLDialect.POSTGRES, "classpath:db/migration/postgresql", 10) {
+        @Override
+        Instant instant(ResultSet row, int column) throws SQLException {
+            OffsetDateTime stamp = row.getObject(column, OffsetDateTime.class);
+            return stamp == null ? null : stamp.toInstant();
+        }
+
+        // Locks the row until commit, so a concurrent writer waits and then reads this one's result.
+        @Override
+        <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select) {
+            return select.forUpdate();
+        }
+    };
 
     private final SQLDialect dialect;
     private final String migrations;
     private final int defaultMaxPoolSize;
 
+    /**
+     * @param defaultMaxPoolSize SQLite: the file has one writer at a time whatever the pool size, and reads mostly use
+     *        connections of their own, so a few suffice. PostgreSQL: HikariCP's own default; the server handles
+     *        concurrency, and several nodes still fit under its default max_connections of 100.
+     */
     DatabaseKind(SQLDialect dialect, String migrations, int defaultMaxPoolSize) {
         this.dialect = dialect;
         this.migrations = migrations;
@@ -23,13 +64,18 @@ enum DatabaseKind {
 
     /** @throws IllegalArgumentException for a URL of any other database, or no JDBC URL at all */
     static DatabaseKind of(String jdbcUrl) {
-        SQLDialect dialect = jdbcUrl == null ? SQLDialect.DEFAULT : JDBCUtils.dialect(jdbcUrl).family();
-        return switch (dialect) {
-            case SQLITE -> SQLITE;
-            case POSTGRES -> POSTGRESQL;
-            default -> throw new IllegalArgumentException(
-                    "Unsupported database URL: expected jdbc:sqlite:<file> or jdbc:postgresql://<host>/<database>.");
-        };
+        SQLDialect family = jdbcUrl == null ? SQLDialect.DEFAULT : JDBCUtils.dialect(jdbcUrl).family();
+        for (DatabaseKind kind : values()) {
+            if (kind.dialect == family) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException(
+                "Unsupported database URL: expected jdbc:sqlite:<file> or jdbc:postgresql://<host>/<database>.");
+    }
+
+    static DatabaseKind of(DSLContext dsl) {
+        return dsl.dialect().family() == SQLDialect.POSTGRES ? POSTGRESQL : SQLITE;
     }
 
     SQLDialect dialect() {
@@ -44,4 +90,10 @@ enum DatabaseKind {
     int defaultMaxPoolSize() {
         return defaultMaxPoolSize;
     }
+
+    /** A timestamp column read from a JDBC row; null for SQL NULL. */
+    abstract Instant instant(ResultSet row, int column) throws SQLException;
+
+    /** The select, holding what it reads against concurrent writers until the transaction ends. */
+    abstract <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select);
 }

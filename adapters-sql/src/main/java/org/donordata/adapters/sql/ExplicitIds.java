@@ -10,7 +10,6 @@ import org.jooq.Field;
 import org.jooq.QueryPart;
 import org.jooq.Record;
 import org.jooq.RowN;
-import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
@@ -30,7 +29,7 @@ final class ExplicitIds {
     static void insert(DSLContext tx, CopiedTable copied, List<Record> rows) {
         // PostgreSQL refuses a value for a GENERATED ALWAYS identity unless the insert says OVERRIDING SYSTEM VALUE,
         // which jOOQ cannot render yet (jOOQ/jOOQ#12695), hence the template. SQLite takes an explicit id as it is.
-        QueryPart override = isPostgres(tx) ? DSL.keyword("overriding system value") : DSL.sql("");
+        QueryPart override = DatabaseKind.of(tx) == DatabaseKind.POSTGRESQL ? DSL.keyword("overriding system value") : DSL.sql("");
         Field<?>[] fields = copied.table().fields();
         List<RowN> values = rows.stream()
                 .map(row -> DSL.row(Stream.of(fields).map(field -> DSL.val(row.get(field), field)).toList()))
@@ -43,7 +42,7 @@ final class ExplicitIds {
     static void moveGeneratorPastLargestId(DSLContext tx, CopiedTable copied) {
         // SQLite needs nothing: AUTOINCREMENT keeps sqlite_sequence at the largest id ever inserted, explicit ones
         // included.
-        if (!isPostgres(tx)) {
+        if (DatabaseKind.of(tx) != DatabaseKind.POSTGRESQL) {
             return;
         }
         // Never moves the sequence back, for an id it has handed out may belong to a row deleted since. No row at
@@ -53,9 +52,5 @@ final class ExplicitIds {
                         + " from {3} having max({2}) is not null",
                 inline(copied.tableName()), inline(copied.id().getName()), copied.id().getUnqualifiedName(),
                 copied.table());
-    }
-
-    private static boolean isPostgres(DSLContext dsl) {
-        return dsl.dialect().family() == SQLDialect.POSTGRES;
     }
 }

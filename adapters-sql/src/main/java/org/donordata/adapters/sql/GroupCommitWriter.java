@@ -26,13 +26,7 @@ import org.jooq.DSLContext;
  * <p>The queue is bounded: a caller waits for room up to {@code maxWait}, then is told the service is busy. Runs on a
  * platform thread of its own, so the native SQLite calls and the sync never pin a virtual thread's carrier.
  */
-final class GroupCommitWriter implements AutoCloseable {
-
-    /** A write, run within the group's transaction. */
-    @FunctionalInterface
-    interface Write<T> {
-        T apply(DSLContext transaction);
-    }
+final class GroupCommitWriter implements Writes, AutoCloseable {
 
     private record Queued<T>(Write<T> write, CompletableFuture<T> answer) {
     }
@@ -64,7 +58,8 @@ final class GroupCommitWriter implements AutoCloseable {
      *
      * @throws ServiceBusyException when the queue stays full for {@code maxWait}, or the writer is closed
      */
-    <T> T write(Write<T> write) {
+    @Override
+    public <T> T write(Write<T> write) {
         Queued<T> queued = new Queued<>(write, new CompletableFuture<>());
         try {
             if (closed || !queue.offer(queued, maxWait.toMillis(), TimeUnit.MILLISECONDS)) {

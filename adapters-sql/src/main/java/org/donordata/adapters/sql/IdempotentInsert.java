@@ -16,7 +16,6 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.Record2;
-import org.jooq.SQLDialect;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
 import org.jooq.impl.DSL;
@@ -43,21 +42,26 @@ final class IdempotentInsert {
     // expires in between.
     private static final int ATTEMPTS = 3;
 
+    private final Writes writes;
     private final DSLContext dsl;
 
-    IdempotentInsert(DSLContext dsl) {
+    /** @param dsl for reading a key's row outside any write */
+    IdempotentInsert(Writes writes, DSLContext dsl) {
+        this.writes = writes;
         this.dsl = dsl;
     }
 
-    /** See DonorRepository.insertOnce; {@code now} is already truncated to microseconds. */
+    /**
+     * See DonorRepository.insertOnce. With SQLite's single writer, one attempt always suffices: no other create can
+     * record the key between an attempt's read and its insert.
+     */
     long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
             Instant now, Duration keyLifetime) {
         // A key recorded at or before this instant has expired.
         Instant expiredUpTo = now.minus(keyLifetime);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             try {
-                return dsl.transactionResult(transaction -> insertOrReplay(transaction.dsl(), owner, key, fingerprint,
-                        details, now, expiredUpTo));
+                return writes.write(tx -> insertOrReplay(tx, owner, key, fingerprint, details, now, expiredUpTo));
             } catch (KeyRecordedMeanwhile lost) {
                 // Another create with this key committed first; the next attempt reads its row.
             } catch (DuplicateExternalIdException duplicate) {
@@ -77,7 +81,7 @@ final class IdempotentInsert {
      *
      * @throws KeyRecordedMeanwhile when a concurrent transaction recorded the key after it was read (PostgreSQL)
      */
-    static long insertOrReplay(DSLContext tx, ApplicationId owner, IdempotencyKey key,
+    private static long insertOrReplay(DSLContext tx, ApplicationId owner, IdempotencyKey key,
             DonorFingerprint fingerprint, DonorDetails details, Instant now, Instant expiredUpTo) {
         Optional<Record> live = liveRow(tx, owner, key, expiredUpTo);
         if (live.isPresent()) {
@@ -129,7 +133,7 @@ final class IdempotentInsert {
                 .from(IDEMPOTENCY_KEYS)
                 .where(IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo))
                 .limit(PURGE_BATCH);
-        Select<Record2<Long, String>> expired = tx.dialect().family() == SQLDialect.POSTGRES
+        Select<Record2<Long, String>> expired = DatabaseKind.of(tx) == DatabaseKind.POSTGRESQL
                 ? oldest.forUpdate().skipLocked()
                 : oldest;
         tx.deleteFrom(IDEMPOTENCY_KEYS)

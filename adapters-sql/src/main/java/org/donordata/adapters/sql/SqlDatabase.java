@@ -1,5 +1,6 @@
 package org.donordata.adapters.sql;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,12 +15,17 @@ import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * The database behind the repositories: a connection pool with its schema migrated to the latest version,
- * SQLite or PostgreSQL as the JDBC URL says. On SQLite, donors are also read on connections kept for that, and
- * written by one group-committing writer (see SqliteDonorRepository). Close it to close everything.
+ * The database behind the repositories: a connection pool with its schema migrated to the latest version, SQLite or
+ * PostgreSQL as the JDBC URL says, and the one place where the strategies for that database are chosen. Close it to
+ * close everything.
  */
 public final class SqlDatabase implements AutoCloseable {
 
+    /**
+     * How long a node remembers an api key it found, by default: a revocation takes effect on every node within 5
+     * seconds, while a busy client's requests cost one key look-up per 5 seconds instead of one each.
+     */
+    public static final Duration DEFAULT_API_KEY_CACHE_LIFETIME = Duration.ofSeconds(5);
     /** The most writes one SQLite commit takes; more wait for the next one. */
     static final int MAX_WRITES_PER_COMMIT = 256;
     /** Writes queued beyond this wait for room (backpressure), up to the connection timeout. */
@@ -29,37 +35,55 @@ public final class SqlDatabase implements AutoCloseable {
     private final DSLContext dsl;
     private final DonorRepository donors;
     private final ApplicationRepository applications;
-    private final List<AutoCloseable> closedFirst;
+    private final List<AutoCloseable> closedFirst = new ArrayList<>();
     private final GroupCommitWriter writer;
 
-    private SqlDatabase(HikariDataSource dataSource, DSLContext dsl, DatabaseSettings settings, DatabaseKind kind) {
+    private SqlDatabase(HikariDataSource dataSource, DatabaseKind kind, DatabaseSettings settings,
+            Duration apiKeyCacheLifetime) {
         this.dataSource = dataSource;
-        this.dsl = dsl;
-        this.applications = new CachedApplicationRepository(new JooqApplicationRepository(dsl),
-                settings.apiKeyCacheLifetime(), Ticker.systemTicker());
-        this.closedFirst = new ArrayList<>();
+        this.dsl = DSL.using(dataSource, kind.dialect());
+        this.applications = new CachedApplicationRepository(new JooqApplicationRepository(dsl), apiKeyCacheLifetime,
+                Ticker.systemTicker());
+        Reads reads;
+        Writes writes;
         if (kind == DatabaseKind.SQLITE) {
-            // One reader per core: more could not run at once, since each pins a carrier while inside SQLite.
+            // SQLite allows one writer at a time and syncs on every commit: one writer groups the writes into shared
+            // commits. Reads use connections of their own, one per core: more could not run at once, since each pins
+            // a carrier while inside SQLite.
             SqliteReaders readers = SqliteReaders.open(settings.jdbcUrl(), SqliteFile.connectionProperties(),
                     Math.max(2, Runtime.getRuntime().availableProcessors()));
             this.writer = new GroupCommitWriter(dsl, MAX_WRITES_PER_COMMIT, MAX_QUEUED_WRITES,
                     settings.connectionTimeout()).start();
             closedFirst.add(writer);
             closedFirst.add(readers);
-            this.donors = new SqliteDonorRepository(readers, writer);
+            reads = readers;
+            writes = writer;
         } else {
             this.writer = null;
-            this.donors = new JooqDonorRepository(dsl);
+            reads = new PooledReads(dataSource);
+            writes = new TransactionPerWrite(dsl);
         }
+        this.donors = new SqlDonorRepository(DonorQueries.of(kind), reads, writes, new IdempotentInsert(writes, dsl));
+    }
+
+    /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */
+    public static SqlDatabase open(DatabaseSettings settings) {
+        return open(settings, DEFAULT_API_KEY_CACHE_LIFETIME);
     }
 
     /**
      * Connects, and migrates the schema to the latest version (creating it in an empty database). For SQLite,
      * the database file and its directory are created if missing.
      *
-     * @throws IllegalArgumentException for an in-memory SQLite database
+     * @param apiKeyCacheLifetime how long this node remembers an api key it found instead of looking it up: the
+     *        longest a key rotated or revoked elsewhere (another node, the command line) keeps working here; zero
+     *        looks every key up
+     * @throws IllegalArgumentException for an in-memory SQLite database, or a negative lifetime
      */
-    public static SqlDatabase open(DatabaseSettings settings) {
+    public static SqlDatabase open(DatabaseSettings settings, Duration apiKeyCacheLifetime) {
+        if (apiKeyCacheLifetime.isNegative()) {
+            throw new IllegalArgumentException("the api-key cache lifetime must be zero or more");
+        }
         DatabaseKind kind = DatabaseKind.of(settings.jdbcUrl());
         if (kind == DatabaseKind.SQLITE) {
             SqliteFile.prepareDirectory(settings.jdbcUrl());
@@ -72,7 +96,7 @@ public final class SqlDatabase implements AutoCloseable {
                     .failOnMissingLocations(true)
                     .load()
                     .migrate();
-            return new SqlDatabase(dataSource, DSL.using(dataSource, kind.dialect()), settings, kind);
+            return new SqlDatabase(dataSource, kind, settings, apiKeyCacheLifetime);
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;

@@ -15,13 +15,7 @@ import org.jooq.exception.DataAccessException;
  * during which a virtual thread pins its carrier (one per core): the number of readers bounds how many requests are
  * inside the database at once, and the others wait for a reader parked, leaving the carriers free to serve HTTP.
  */
-final class SqliteReaders implements AutoCloseable {
-
-    /** A read on one reader. */
-    @FunctionalInterface
-    interface Read<T> {
-        T apply(SqliteReader reader) throws SQLException;
-    }
+final class SqliteReaders implements Reads, AutoCloseable {
 
     private final List<SqliteReader> all;
     private final BlockingQueue<SqliteReader> idle;
@@ -46,7 +40,8 @@ final class SqliteReaders implements AutoCloseable {
         }
     }
 
-    <T> T read(Read<T> read) {
+    @Override
+    public <T> T query(String sql, Query<T> query) {
         SqliteReader reader;
         try {
             reader = idle.take();
@@ -55,7 +50,7 @@ final class SqliteReaders implements AutoCloseable {
             throw new ServiceBusyException("Interrupted while waiting for the database.");
         }
         try {
-            return read.apply(reader);
+            return reader.query(sql, query);
         } catch (SQLException e) {
             throw new DataAccessException("Reading donors failed", e);
         } finally {

@@ -119,7 +119,7 @@ abstract class DatabaseCopyContract {
     void aTargetRowThatDiffersStopsTheCopyNamingItAndNothingOfItsBatchIsWritten() {
         assertThrows(IllegalStateException.class, () -> copy(INTERRUPTED_AFTER_FIRST_DONOR_BATCH));
         // Someone served clients from the half-copied target: its new donor takes an id the source also has.
-        Donor intruder = target.donors().insert(applications.getFirst().id(), DonorRepositoryContract.person("I",
+        Donor intruder = target.donors().insert(applications.getFirst().id(), DonorRepositoryTestBase.person("I",
                 null), LATER);
 
         DatabaseCopyException refused = assertThrows(DatabaseCopyException.class, () -> copy(QUIET));
@@ -165,7 +165,7 @@ abstract class DatabaseCopyContract {
         long lastDonorId = RepositorySnapshot.of(source).donors().stream().mapToLong(Donor::id).max().orElseThrow();
 
         Application created = target.applications().create("after the move", KeyHash.of("fresh key"), LATER);
-        Donor donor = target.donors().insert(created.id(), DonorRepositoryContract.person("New", null), LATER);
+        Donor donor = target.donors().insert(created.id(), DonorRepositoryTestBase.person("New", null), LATER);
 
         assertEquals(lastApplicationId + 1, created.id().value());
         assertEquals(lastDonorId + 1, donor.id());
@@ -184,7 +184,7 @@ abstract class DatabaseCopyContract {
     @Test
     void verificationReportsARowTheTargetHasAndTheSourceLacks() {
         copy(QUIET);
-        Donor extra = target.donors().insert(applications.getFirst().id(), DonorRepositoryContract.person("X", null),
+        Donor extra = target.donors().insert(applications.getFirst().id(), DonorRepositoryTestBase.person("X", null),
                 LATER);
 
         Result rerun = copy(QUIET);

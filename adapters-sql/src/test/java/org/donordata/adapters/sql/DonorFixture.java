@@ -2,13 +2,17 @@ package org.donordata.adapters.sql;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyHash;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
+import org.donordata.domain.ExpectedVersion;
 
 /**
  * Applications and donors with everything a copy could get wrong: Unicode in every script, emoji, nulls, both
@@ -46,7 +50,8 @@ final class DonorFixture {
             Instant created = createdAt(i);
             long id = database.donors().insert(owner, details(i), created).id();
             if (i % 7 == 0) {
-                database.donors().modify(owner, id, d -> changed(d, i), created.plus(Duration.ofDays(i)));
+                database.donors().modify(owner, id, ExpectedVersion.ANY, d -> changed(d, i),
+                        created.plus(Duration.ofDays(i)));
             }
         }
     }
@@ -60,23 +65,34 @@ final class DonorFixture {
     static DonorDetails details(int i) {
         boolean organization = i % 4 == 3;
         String suffix = " " + i;
-        return new DonorDetails(organization ? DonorType.ORGANIZATION : DonorType.INDIVIDUAL,
-                organization ? null : List.of("Zoë", "山田", "Ådne", "Nnamdi", "Олена").get(i % 5) + suffix,
-                organization ? null : List.of("Lovelace", "太郎", "Ørsted", "O'Brien-Smith", "Шевченко").get(i % 5),
-                organization ? "Ünïcode Trust 🌍 慈善" + suffix : null,
-                i % 3 == 0 ? null : "Donor." + i + "@Example.org",
-                i % 2 == 0 ? "+44 20 7946 " + i : null,
-                "1 Straße des 17. Juni", i % 5 == 0 ? "Flat 2 / 二号室" : null,
-                i % 6 == 0 ? null : "Zürich", null, i % 2 == 0 ? "SW1A 1AA" : null, i % 3 == 0 ? "GB" : "CH",
-                i % 4 == 0 ? null : "crm-" + i + " 𝕏",
-                i % 2 == 1, i % 5 == 1,
-                i % 10 == 0 ? "Line one\r\nline two\ttabbed 👩‍👩‍👧 " + "n".repeat(2_000) : null);
+        Map<DonorField, Object> fields = new EnumMap<>(DonorField.class);
+        fields.put(DonorField.TYPE, organization ? DonorType.ORGANIZATION : DonorType.INDIVIDUAL);
+        fields.put(DonorField.FIRST_NAME, organization ? null
+                : List.of("Zoë", "山田", "Ådne", "Nnamdi", "Олена").get(i % 5) + suffix);
+        fields.put(DonorField.LAST_NAME, organization ? null
+                : List.of("Lovelace", "太郎", "Ørsted", "O'Brien-Smith", "Шевченко").get(i % 5));
+        fields.put(DonorField.ORGANIZATION_NAME, organization ? "Ünïcode Trust 🌍 慈善" + suffix : null);
+        fields.put(DonorField.EMAIL, i % 3 == 0 ? null : "Donor." + i + "@Example.org");
+        fields.put(DonorField.PHONE, i % 2 == 0 ? "+44 20 7946 " + i : null);
+        fields.put(DonorField.ADDRESS_LINE1, "1 Straße des 17. Juni");
+        fields.put(DonorField.ADDRESS_LINE2, i % 5 == 0 ? "Flat 2 / 二号室" : null);
+        fields.put(DonorField.CITY, i % 6 == 0 ? null : "Zürich");
+        fields.put(DonorField.POSTAL_CODE, i % 2 == 0 ? "SW1A 1AA" : null);
+        fields.put(DonorField.COUNTRY, i % 3 == 0 ? "GB" : "CH");
+        fields.put(DonorField.EXTERNAL_ID, i % 4 == 0 ? null : "crm-" + i + " 𝕏");
+        fields.put(DonorField.EMAIL_OPT_OUT, i % 2 == 1);
+        fields.put(DonorField.DO_NOT_CONTACT, i % 5 == 1);
+        fields.put(DonorField.NOTES, i % 10 == 0 ? "Line one\r\nline two\ttabbed 👩‍👩‍👧 " + "n".repeat(2_000) : null);
+        return DonorDetails.DEFAULTS.with(fields);
     }
 
     private static DonorDetails changed(DonorDetails details, int i) {
-        return new DonorDetails(details.type(), details.firstName(), details.lastName(), details.organizationName(),
-                details.email(), details.phone(), details.addressLine1(), details.addressLine2(), "Reykjavík",
-                "Höfuðborgarsvæðið", details.postalCode(), "IS", details.externalId(), !details.emailOptOut(),
-                details.doNotContact(), "modified " + i);
+        Map<DonorField, Object> fields = new EnumMap<>(DonorField.class);
+        fields.put(DonorField.CITY, "Reykjavík");
+        fields.put(DonorField.REGION, "Höfuðborgarsvæðið");
+        fields.put(DonorField.COUNTRY, "IS");
+        fields.put(DonorField.EMAIL_OPT_OUT, !details.flag(DonorField.EMAIL_OPT_OUT));
+        fields.put(DonorField.NOTES, "modified " + i);
+        return details.with(fields);
     }
 }

@@ -1,14 +1,12 @@
 package org.donordata.adapters.sql;
 
 import java.time.Instant;
-import java.util.Collections;
 
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
+import org.donordata.application.DonorRepositoryContract;
 import org.donordata.application.KeyHash;
-import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
-import org.donordata.domain.DonorType;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -37,12 +35,11 @@ abstract class DonorRepositoryTestBase extends DatabaseTestBase {
     }
 
     static DonorDetails person(String firstName, String externalId) {
-        return new DonorDetails(DonorType.INDIVIDUAL, firstName, "Lovelace", null, null, null, null, null, null, null,
-                null, null, externalId, false, false, null);
+        return DonorRepositoryContract.person(firstName, externalId);
     }
 
     /** The details with one field changed, the way a client's modify changes it. */
     static DonorDetails with(DonorDetails details, String field, String value) {
-        return DonorChanges.from(Collections.singletonMap(field, value)).applyTo(details);
+        return DonorRepositoryContract.with(details, field, value);
     }
 }

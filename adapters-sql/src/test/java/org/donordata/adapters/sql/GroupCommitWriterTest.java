@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 
 import org.donordata.application.ServiceBusyException;
 import org.donordata.domain.Donor;
+import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.jooq.DSLContext;
@@ -92,13 +93,13 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
 
         writer.start();
 
-        assertEquals("Ada", first.get().details().firstName());
+        assertEquals("Ada", first.get().details().text(DonorField.FIRST_NAME));
         ExecutionException refused = assertThrows(ExecutionException.class, duplicate::get);
         assertInstanceOf(DuplicateExternalIdException.class, refused.getCause());
-        assertEquals("Edsger", third.get().details().firstName());
+        assertEquals("Edsger", third.get().details().text(DonorField.FIRST_NAME));
         assertEquals(1, writer.commits());
         assertEquals(List.of("Ada", "Edsger"), donors.list(owner, 0, 30).stream()
-                .map(donor -> donor.details().firstName()).toList());
+                .map(donor -> donor.details().text(DonorField.FIRST_NAME)).toList());
     }
 
     @Test
@@ -122,7 +123,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         assertEquals(0, writer.commits());
         assertEquals(0, storedDonors());
         assertEquals("Edsger", writer.write(tx -> DonorRows.insert(tx, owner, person("Edsger", null), CREATED))
-                .details().firstName(), "the writer goes on after a failed group");
+                .details().text(DonorField.FIRST_NAME), "the writer goes on after a failed group");
     }
 
     @Test
@@ -144,7 +145,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         writer.start();
         writer.close();
 
-        assertEquals("Ada", queued.get().details().firstName());
+        assertEquals("Ada", queued.get().details().text(DonorField.FIRST_NAME));
         assertThrows(ServiceBusyException.class, () -> writer.write(DSLContext::dialect));
     }
 

@@ -2,7 +2,7 @@ package org.donordata.adapters.sql;
 
 import java.nio.file.Path;
 
-class PostgresApplicationRepositoryIT extends ApplicationRepositoryContract {
+class PostgresApplicationRepositoryIT extends SqlApplicationRepositoryContract {
 
     @Override
     TestDatabase newTestDatabase(Path unused) {

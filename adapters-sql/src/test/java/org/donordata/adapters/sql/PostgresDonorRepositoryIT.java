@@ -2,7 +2,7 @@ package org.donordata.adapters.sql;
 
 import java.nio.file.Path;
 
-class PostgresDonorRepositoryIT extends DonorRepositoryContract {
+class PostgresDonorRepositoryIT extends SqlDonorRepositoryContract {
 
     @Override
     TestDatabase newTestDatabase(Path unused) {

@@ -52,7 +52,7 @@ class SqlDatabaseTest {
         try (SqlDatabase database = openSqlite()) {
             ApplicationId owner = database.applications().create("a", KeyHash.of("k"), ascending.getFirst()).id();
             List<Long> idsInTimeOrder = ascending.reversed().stream()
-                    .map(at -> database.donors().insert(owner, DonorRepositoryContract.person("T", null), at).id())
+                    .map(at -> database.donors().insert(owner, DonorRepositoryTestBase.person("T", null), at).id())
                     .toList().reversed();
 
             assertEquals("2024-05-01 09:30:00.100001+00:00",

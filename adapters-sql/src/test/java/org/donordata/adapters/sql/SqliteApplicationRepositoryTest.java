@@ -2,7 +2,7 @@ package org.donordata.adapters.sql;
 
 import java.nio.file.Path;
 
-class SqliteApplicationRepositoryTest extends ApplicationRepositoryContract {
+class SqliteApplicationRepositoryTest extends SqlApplicationRepositoryContract {
 
     @Override
     TestDatabase newTestDatabase(Path temporaryDirectory) {

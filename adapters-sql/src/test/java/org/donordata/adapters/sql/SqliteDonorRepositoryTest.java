@@ -2,7 +2,7 @@ package org.donordata.adapters.sql;
 
 import java.nio.file.Path;
 
-class SqliteDonorRepositoryTest extends DonorRepositoryContract {
+class SqliteDonorRepositoryTest extends SqlDonorRepositoryContract {
 
     @Override
     TestDatabase newTestDatabase(Path temporaryDirectory) {

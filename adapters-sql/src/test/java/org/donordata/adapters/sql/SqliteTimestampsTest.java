@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Reading the times jOOQ stores in SQLite text columns (the layout SqlDatabaseTest pins). */
-class SqliteRowsTest {
+class SqliteTimestampsTest {
 
     @ParameterizedTest
     @CsvSource({
@@ -23,14 +23,14 @@ class SqliteRowsTest {
         "2024-05-01 14:00:00+02:00, 2024-05-01T12:00:00Z"
     })
     void readsEveryStoredLayout(String stored, String instant) {
-        assertEquals(Instant.parse(instant), SqliteRows.instant(stored));
+        assertEquals(Instant.parse(instant), SqliteTimestamps.instant(stored));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"2023-02-29 12:00:00+00:00", "2024-05-01 24:00:00+00:00",
         "2024-05-01T12:00:00+00:00", "2024-05-01 12:0x:00+00:00", "yesterday"})
     void refusesWhatIsNoStoredTime(String stored) {
-        assertThrows(RuntimeException.class, () -> SqliteRows.instant(stored));
+        assertThrows(RuntimeException.class, () -> SqliteTimestamps.instant(stored));
     }
 
 }

@@ -1,4 +1,4 @@
-package org.donordata.adapters.http;
+package org.donordata.application;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
-import org.donordata.application.ApplicationId;
-import org.donordata.application.DonorRepository;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
@@ -21,8 +21,11 @@ import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.IdempotencyKeyReuseException;
 
-/** The donor port in memory, with the rules adapters-sql keeps: ids ascending, owners apart, external ids unique. */
-final class InMemoryDonors implements DonorRepository {
+/**
+ * The donor port in memory, for tests of what drives it. {@link InMemoryDonorRepositoryTest} runs the port's contract
+ * on it, so it keeps the rules every store keeps: ids ascending, owners apart, external ids unique, versions, keys.
+ */
+public final class InMemoryDonorRepository implements DonorRepository {
 
     private record Row(ApplicationId owner, Donor donor) {
     }
@@ -36,12 +39,12 @@ final class InMemoryDonors implements DonorRepository {
     private final List<Row> rows = new ArrayList<>();
     private final Map<KeyOf, KeyUse> keys = new HashMap<>();
 
-    synchronized void clear() {
+    public synchronized void clear() {
         rows.clear();
         keys.clear();
     }
 
-    synchronized int size() {
+    public synchronized int size() {
         return rows.size();
     }
 
@@ -65,7 +68,7 @@ final class InMemoryDonors implements DonorRepository {
 
     @Override
     public synchronized long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
-                                        DonorDetails details, Instant now, Duration keyLifetime) {
+            DonorDetails details, Instant now, Duration keyLifetime) {
         KeyUse earlier = keys.get(new KeyOf(owner, key));
         if (earlier != null && earlier.usedAt().isAfter(now.minus(keyLifetime))) {
             if (!earlier.fingerprint().equals(fingerprint)) {
@@ -80,7 +83,7 @@ final class InMemoryDonors implements DonorRepository {
 
     @Override
     public synchronized Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected,
-                                               UnaryOperator<DonorDetails> change, Instant now) {
+            UnaryOperator<DonorDetails> change, Instant now) {
         Optional<Donor> current = find(owner, id);
         if (current.isEmpty()) {
             return Optional.empty();
@@ -98,14 +101,14 @@ final class InMemoryDonors implements DonorRepository {
         return Optional.of(changed);
     }
 
-    private java.util.stream.Stream<Donor> owned(ApplicationId owner) {
+    private Stream<Donor> owned(ApplicationId owner) {
         return rows.stream().filter(row -> row.owner().equals(owner)).map(Row::donor);
     }
 
     private void requireUniqueExternalId(ApplicationId owner, long exceptId, DonorDetails details) {
-        String externalId = details.externalId();
+        String externalId = details.text(DonorField.EXTERNAL_ID);
         if (externalId != null && owned(owner).anyMatch(donor -> donor.id() != exceptId
-                && Objects.equals(donor.details().externalId(), externalId))) {
+                && Objects.equals(donor.details().text(DonorField.EXTERNAL_ID), externalId))) {
             throw new DuplicateExternalIdException(externalId);
         }
     }

@@ -2,7 +2,7 @@ package org.donordata.adapters.sql;
 
 import java.nio.file.Path;
 
-class SqliteDonorVersionTest extends DonorVersionContract {
+class SqliteStorageTest extends SqlStorageContract {
 
     @Override
     TestDatabase newTestDatabase(Path temporaryDirectory) {

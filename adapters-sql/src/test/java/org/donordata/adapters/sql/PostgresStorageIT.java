@@ -2,7 +2,7 @@ package org.donordata.adapters.sql;
 
 import java.nio.file.Path;
 
-class PostgresIdempotentCreateIT extends IdempotentCreateContract {
+class PostgresStorageIT extends SqlStorageContract {
 
     @Override
     TestDatabase newTestDatabase(Path unused) {

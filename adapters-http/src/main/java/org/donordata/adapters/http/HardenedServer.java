@@ -1,0 +1,127 @@
+package org.donordata.adapters.http;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.http1.Http1Config;
+
+/**
+ * Everything about the transport: limits, TLS, the refusal of plain HTTP off loopback, and the workarounds for what
+ * Helidon 4.4.0 does not do itself. Each workaround names the Helidon behaviour it stands in for, so that it can be
+ * deleted once Helidon does it (see also {@link ConnectionGuard}, {@link ClientDeadline}, {@link GuardedLimit},
+ * {@link HelidonLogFilter}); the tests of adapters-http and bootstrap's HostileInputTest hold each one.
+ */
+final class HardenedServer {
+
+    /** Longer request lines are refused (414): the longest real one is well under 200 bytes. */
+    static final int MAX_REQUEST_LINE = 2048;
+    /** Larger header sections are refused (431), as common proxies do at this size. */
+    static final int MAX_HEADERS = 8 * 1024;
+
+    private static final Pattern PLAIN_LENGTH = Pattern.compile("[0-9]{1,18}");
+
+    private HardenedServer() {
+    }
+
+    /** @see HttpApi#server(HttpSettings) */
+    static WebServer build(HttpSettings settings, Consumer<HttpRouting.Builder> routes) {
+        if (settings.tls().isEmpty() && !settings.allowPlainHttp() && !loopback(settings.host())) {
+            throw new IllegalArgumentException("Refusing to serve plain HTTP on " + settings.host() + ", which is not a"
+                    + " loopback address: give the service a TLS certificate and key to serve HTTPS, or allow plain"
+                    + " HTTP explicitly when a TLS-terminating proxy stands in front (README: Configuration).");
+        }
+        HelidonLogFilter.install();
+        Http1Config http1 = Http1Config.builder()
+                .maxPrologueLength(MAX_REQUEST_LINE)
+                .maxHeadersSize(MAX_HEADERS)
+                // Helidon's wire logs, once DEBUG is on, would print api keys and donor data.
+                .receiveLog(false)
+                .sendLog(false)
+                .build();
+        WebServerConfig.Builder server = WebServer.builder()
+                .host(settings.host())
+                .port(settings.port())
+                // Measured: without it, responses needing more than one write stall for 40 ms (Nagle + delayed ACK).
+                .connectionOptions(options -> options.tcpNoDelay(true))
+                // A declared oversized body is refused before a byte of it is read, and a chunked one as it
+                // crosses the limit; both answer with the 413 envelope.
+                .maxPayloadSize(JsonBody.MAX_BYTES)
+                // HTTP/1.1 through the guard only (see ConnectionGuard): Helidon must not add its own HTTP/1.1
+                // selector. In 4.4.0 the builder's protocolsDiscoverServices(false) does not reach the listener's
+                // discovery (the generated builder shadows the field); the configuration key does.
+                .config(Config.just(ConfigSources.create(Map.of("protocols-discover-services", "false"))))
+                .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(), settings.readTimeout()))
+                // Past the guard's cap, connections are answered 503; past twice the cap, Helidon stops accepting,
+                // so that a flood cannot use up the process's file descriptors (which the database needs too).
+                .maxTcpConnections((int) Math.min(Integer.MAX_VALUE, 2L * settings.maxConnections()))
+                // Past it, Helidon answers 503 at once (no queue): the envelope comes from ErrorMapping.
+                .maxConcurrentRequests(settings.maxConcurrentRequests())
+                // Hands Helidon's own error texts to ErrorMapping's handlers, which only read them (for 431).
+                .errorHandling(errors -> errors.includeEntity(true))
+                .directHandlers(ErrorMapping.directHandlers())
+                .routing(routes);
+        settings.tls().ifPresent(files -> server.tls(ServerTls.create(files)));
+        return server.build();
+    }
+
+    /** The checks of every request's framing and connection, registered after the access log and before all else. */
+    static void guard(HttpRouting.Builder routing) {
+        routing.addFilter(HardenedServer::closeWhenAnnounced);
+        // A route, not a filter: what a route throws is answered inside the filters, so the access log sees it.
+        routing.any(HardenedServer::refuseAmbiguousFraming);
+    }
+
+    // An unresolvable name is not loopback; the server would fail to bind it anyway.
+    private static boolean loopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException unknown) {
+            return false;
+        }
+    }
+
+    /*
+     * RFC 9112 sections 6.1 and 6.3: a request framed both ways, or with several or malformed lengths, may be read
+     * one way by a proxy in front and another way by us (request smuggling). Helidon 4.4.0 serves such requests (two
+     * Content-Length headers answered 201; Content-Length with chunked read as chunked), and a negative length hangs
+     * the connection, so they are refused here.
+     */
+    private static void refuseAmbiguousFraming(ServerRequest req, ServerResponse res) {
+        List<String> lengths = req.headers().all(HeaderNames.CONTENT_LENGTH, List::of);
+        boolean chunked = req.headers().contains(HeaderNames.TRANSFER_ENCODING);
+        if (lengths.size() > 1 || (chunked && !lengths.isEmpty())
+                || (lengths.size() == 1 && !PLAIN_LENGTH.matcher(lengths.getFirst().strip()).matches())) {
+            throw ApiException.ambiguousFraming();
+        }
+        res.next();
+    }
+
+    /*
+     * Helidon 4.4.0 sends "Connection: close" but then reads the next request from the same connection
+     * (helidon-io/helidon#12324): after a refused body, the rest of that body would be read as a request.
+     * Ending the connection here makes the header true.
+     */
+    private static void closeWhenAnnounced(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        chain.proceed();
+        if (res.headers().contains(HeaderValues.CONNECTION_CLOSE)) {
+            throw new CloseConnectionException("the response announced Connection: close");
+        }
+    }
+}

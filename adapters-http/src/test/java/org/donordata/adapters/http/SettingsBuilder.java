@@ -1,0 +1,63 @@
+package org.donordata.adapters.http;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Server settings for tests: the defaults on loopback, with what a test changes. */
+final class SettingsBuilder {
+
+    private String host = "127.0.0.1";
+    private Optional<HttpSettings.TlsFiles> tls = Optional.empty();
+    private boolean allowPlainHttp;
+    private int maxConnections = HttpSettings.DEFAULT_MAX_CONNECTIONS;
+    private int maxConcurrentRequests = HttpSettings.DEFAULT_MAX_CONCURRENT_REQUESTS;
+    private Duration readTimeout = HttpSettings.DEFAULT_READ_TIMEOUT;
+    private int requestsPerSecond = HttpSettings.DEFAULT_REQUESTS_PER_SECOND;
+    private int requestBurst = HttpSettings.DEFAULT_REQUEST_BURST;
+
+    static SettingsBuilder loopback() {
+        return new SettingsBuilder();
+    }
+
+    SettingsBuilder host(String value) {
+        host = value;
+        return this;
+    }
+
+    SettingsBuilder tls(Path certificate, Path privateKey) {
+        tls = Optional.of(new HttpSettings.TlsFiles(certificate, privateKey));
+        return this;
+    }
+
+    SettingsBuilder allowPlainHttp() {
+        allowPlainHttp = true;
+        return this;
+    }
+
+    SettingsBuilder maxConnections(int value) {
+        maxConnections = value;
+        return this;
+    }
+
+    SettingsBuilder maxConcurrentRequests(int value) {
+        maxConcurrentRequests = value;
+        return this;
+    }
+
+    SettingsBuilder readTimeout(Duration value) {
+        readTimeout = value;
+        return this;
+    }
+
+    SettingsBuilder rateLimit(int perSecond, int burst) {
+        requestsPerSecond = perSecond;
+        requestBurst = burst;
+        return this;
+    }
+
+    HttpSettings build() {
+        return new HttpSettings(host, 0, tls, allowPlainHttp, maxConnections, maxConcurrentRequests, readTimeout,
+                requestsPerSecond, requestBurst, HttpSettings.DEFAULT_AUTH_FAILURES_PER_MINUTE);
+    }
+}

@@ -1,0 +1,165 @@
+package org.donordata.adapters.sql;
+
+import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.donordata.application.Application;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.KeyHash;
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorFingerprint;
+import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.IdempotencyKey;
+import org.flywaydb.core.Flyway;
+import org.jooq.CloseableDSLContext;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the SQL adapter keeps beyond the ports' contracts: the schema's own constraints, migrations of data stored by
+ * earlier versions, and the rows behind idempotent creates. Each subclass runs it on one database.
+ */
+abstract class SqlStorageContract extends DonorRepositoryTestBase {
+
+    static final Duration LIFETIME = Duration.ofHours(24);
+    static final IdempotencyKey KEY = new IdempotencyKey("order-4711");
+
+    @Test
+    void aDonorOfNoApplicationIsRefusedByTheDatabase() {
+        ApplicationId unknown = new ApplicationId(otherOwner.value() + 1);
+
+        assertThrows(DataAccessException.class, () -> donors.insert(unknown, person("Nobody's", null), CREATED));
+        assertEquals(List.of(), donors.list(unknown, 0, 30));
+    }
+
+    @Test
+    void aKeyHashCollisionIsADatabaseErrorNotADuplicateName() {
+        database.applications().create("crm", KeyHash.of("shared"), CREATED);
+
+        assertThrows(DataAccessException.class,
+                () -> database.applications().create("mailing", KeyHash.of("shared"), CREATED));
+    }
+
+    @Test
+    void reopeningMigratesNothingAgainAndKeepsEveryRow() {
+        DonorDetails ada = person("Ada", "crm-1");
+        long donorId = donors.insert(owner, ada, CREATED).id();
+        List<Application> applications = database.applications().list();
+        int migrationsApplied = migrationHistorySize();
+        database.close();
+
+        database = SqlDatabase.open(testDatabase.settings());
+
+        assertEquals(migrationsApplied, migrationHistorySize());
+        assertEquals(applications, database.applications().list());
+        assertEquals(Optional.of(ada), database.donors().find(owner, donorId).map(Donor::details));
+    }
+
+    private int migrationHistorySize() {
+        return database.dsl().fetchCount(DSL.table(DSL.name("flyway_schema_history")));
+    }
+
+    /** Migration V2 gives the donors a database already holds version 1, and later changes count from there. */
+    @Test
+    void donorsStoredBeforeVersionsExistedAreAtVersionOne() throws Exception {
+        Path directory = Files.createDirectories(temporaryDirectory.resolve("before-versions"));
+        try (TestDatabase old = newTestDatabase(directory)) {
+            DatabaseSettings settings = old.settings();
+            Flyway.configure()
+                    .dataSource(settings.jdbcUrl(), settings.user(), settings.password())
+                    .locations(DatabaseKind.of(settings.jdbcUrl()).migrations())
+                    .target("1")
+                    .load()
+                    .migrate();
+            try (CloseableDSLContext v1 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
+                v1.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "old").set(APPLICATIONS.CREATED_AT, CREATED)
+                        .execute();
+                v1.insertInto(DONORS).set(DONORS.APPLICATION_ID, v1.fetchValue(APPLICATIONS.ID))
+                        .set(DonorColumns.values(person("Old", null)))
+                        .set(DONORS.CREATED_AT, CREATED).set(DONORS.UPDATED_AT, CREATED)
+                        .execute();
+            }
+
+            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
+                ApplicationId application = migrated.applications().findByName("old").orElseThrow().id();
+                Donor donor = migrated.donors().list(application, 0, 1).getFirst();
+                assertEquals(1, donor.version());
+                assertEquals(2, migrated.donors().modify(application, donor.id(), ExpectedVersion.oneOf(Set.of(1L)),
+                        d -> with(d, "city", "Paris"), LATER).orElseThrow().version());
+            }
+        }
+    }
+
+    @Test
+    void aKeyedCreateRecordsOneRowForItsKeyAndARetryNone() {
+        DonorDetails ada = person("Ada", null);
+        insertOnce(owner, KEY, ada, CREATED);
+        insertOnce(owner, KEY, ada, CREATED.plusSeconds(30));
+
+        assertEquals(1, keyRows());
+    }
+
+    @Test
+    void anExpiredKeysRowIsReplacedByItsNextUse() {
+        insertOnce(owner, KEY, person("Ada", null), CREATED);
+
+        insertOnce(owner, KEY, person("Grace", null), CREATED.plus(LIFETIME));
+
+        assertEquals(1, keyRows());
+    }
+
+    @Test
+    void eachRecordingCreateDeletesAtMostAHundredExpiredKeys() {
+        long donorId = donors.insert(owner, person("Old", null), CREATED).id();
+        var rows = database.dsl().insertInto(IDEMPOTENCY_KEYS, IDEMPOTENCY_KEYS.APPLICATION_ID,
+                IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, IDEMPOTENCY_KEYS.FINGERPRINT, IDEMPOTENCY_KEYS.DONOR_ID,
+                IDEMPOTENCY_KEYS.CREATED_AT);
+        for (int i = 0; i < 150; i++) {
+            rows = rows.values(owner.value(), "old-" + i, "0".repeat(64), donorId, CREATED.plusSeconds(i));
+        }
+        rows.execute();
+        Instant afterAll = CREATED.plus(LIFETIME).plusSeconds(150);
+
+        insertOnce(owner, new IdempotencyKey("new-1"), person("Ada", null), afterAll);
+        assertEquals(150 - IdempotentInsert.PURGE_BATCH + 1, keyRows());
+        assertEquals(1, keyRows("old-149"), "the purge takes any expired rows, and no live one");
+        insertOnce(otherOwner, new IdempotencyKey("new-2"), person("Grace", null), afterAll);
+        assertEquals(2, keyRows());
+    }
+
+    @Test
+    void aKeyedCreateThatFailsRecordsNoKey() {
+        donors.insert(owner, person("Ada", "crm-1"), CREATED);
+
+        assertThrows(DuplicateExternalIdException.class,
+                () -> insertOnce(owner, KEY, person("Ada", "crm-1"), CREATED.plusSeconds(1)));
+
+        assertEquals(0, keyRows());
+    }
+
+    private long insertOnce(ApplicationId creator, IdempotencyKey key, DonorDetails details, Instant now) {
+        return donors.insertOnce(creator, key, DonorFingerprint.of(details), details, now, LIFETIME);
+    }
+
+    private int keyRows() {
+        return database.dsl().fetchCount(IDEMPOTENCY_KEYS);
+    }
+
+    private int keyRows(String key) {
+        return database.dsl().fetchCount(IDEMPOTENCY_KEYS, IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY.eq(key));
+    }
+}

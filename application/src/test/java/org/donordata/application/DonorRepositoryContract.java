@@ -1,0 +1,520 @@
+package org.donordata.application;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorChanges;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorFingerprint;
+import org.donordata.domain.DonorVersionMismatchException;
+import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.IdempotencyKey;
+import org.donordata.domain.IdempotencyKeyReuseException;
+import org.donordata.domain.InvalidInputException;
+import org.donordata.domain.Problem;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link DonorRepository} does, whatever stores the donors: a new adapter extends this class, says how to
+ * open a fresh store, and gets the whole behaviour suite (docs/architecture.md). Subclasses: the in-memory repository
+ * here, SQLite and PostgreSQL in adapters-sql.
+ */
+public abstract class DonorRepositoryContract {
+
+    protected static final Instant CREATED = Instant.parse("2024-05-01T09:30:00.123456Z");
+    protected static final Instant LATER = Instant.parse("2024-05-02T17:45:01.000001Z");
+    static final Duration LIFETIME = Duration.ofHours(24);
+    /** Well within the lifetime of a key recorded at CREATED. */
+    static final Instant SOON = CREATED.plus(Duration.ofHours(1));
+    static final IdempotencyKey KEY = new IdempotencyKey("order-4711");
+    static final DonorDetails ADA = person("Ada", "crm-1");
+    static final DonorDetails GRACE = person("Grace", "crm-2");
+
+    protected DonorRepository donors;
+    protected ApplicationId owner;
+    protected ApplicationId otherOwner;
+
+    /** A fresh, empty store: its donor repository. Called before each test; the subclass closes it after. */
+    protected abstract DonorRepository openEmptyStore();
+
+    /** An application of the store opened last, which may own donors. */
+    protected abstract ApplicationId newApplication(String name);
+
+    /**
+     * The same store as another node of the service would see it (its own connections, caches and writer); the
+     * subclass closes it after the test. A store that lives in one process returns the repository itself.
+     */
+    protected DonorRepository secondNode() {
+        return donors;
+    }
+
+    @BeforeEach
+    void openStoreWithTwoApplications() {
+        donors = openEmptyStore();
+        owner = newApplication("owner");
+        otherOwner = newApplication("other");
+    }
+
+    public static DonorDetails person(String firstName, String externalId) {
+        return DonorChanges.from(document("first_name", firstName, "last_name", "Lovelace", "external_id", externalId))
+                .applyTo(DonorDetails.DEFAULTS);
+    }
+
+    /** The details with one field changed, the way a client's modify changes it. */
+    public static DonorDetails with(DonorDetails details, String field, Object value) {
+        return DonorChanges.from(Collections.singletonMap(field, value)).applyTo(details);
+    }
+
+    private static Map<String, Object> document(Object... keysAndValues) {
+        Map<String, Object> document = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            document.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return document;
+    }
+
+    // ---- storing, finding and listing
+
+    @Test
+    void insertThenFindReturnsEveryFieldExactly() {
+        DonorDetails details = DonorChanges.from(document("type", "organization", "first_name", "Zoë 🎉",
+                "last_name", "山田", "organization_name", "Ünïcode Trust 🌍 慈善", "email", "Zoë.Yamada@Example.org",
+                "phone", "+44 20 7946 0958", "address_line1", "1 Straße des 17. Juni", "address_line2", "Flat 2 / 二号室",
+                "city", "Zürich", "region", "Île-de-France", "postal_code", "SW1A 1AA", "country", "GB",
+                "external_id", "crm-42 𝕏", "email_opt_out", true, "do_not_contact", true,
+                "notes", "Line one\r\nline two\ttabbed; emoji 👩‍👩‍👧 and 中文 " + "n".repeat(9_900)))
+                .applyTo(DonorDetails.DEFAULTS);
+
+        Donor inserted = donors.insert(owner, details, CREATED);
+
+        assertEquals(new Donor(inserted.id(), details, CREATED, CREATED, 1), inserted);
+        assertEquals(Optional.of(inserted), donors.find(owner, inserted.id()));
+    }
+
+    @Test
+    void insertThenFindKeepsEveryOptionalFieldNull() {
+        DonorDetails bare = DonorDetails.DEFAULTS;
+
+        Donor inserted = donors.insert(owner, bare, CREATED);
+
+        assertEquals(Optional.of(new Donor(inserted.id(), bare, CREATED, CREATED, 1)), donors.find(owner, inserted.id()));
+    }
+
+    @Test
+    void idsIncreaseAcrossApplications() {
+        long first = donors.insert(owner, person("A", null), CREATED).id();
+        long second = donors.insert(otherOwner, person("B", null), CREATED).id();
+        long third = donors.insert(owner, person("C", null), CREATED).id();
+
+        assertTrue(first >= 1 && first < second && second < third, first + ", " + second + ", " + third);
+    }
+
+    @Test
+    void listPagesTheOwnersDonorsInIdOrder() {
+        List<Donor> mine = IntStream.range(0, 5).mapToObj(i -> {
+            donors.insert(otherOwner, person("Theirs" + i, null), CREATED);
+            return donors.insert(owner, person("Mine" + i, null), CREATED);
+        }).toList();
+
+        assertEquals(mine.subList(0, 2), donors.list(owner, 0, 2));
+        assertEquals(mine.subList(2, 4), donors.list(owner, 2, 2));
+        assertEquals(mine.subList(4, 5), donors.list(owner, 4, 2));
+        assertEquals(List.of(), donors.list(owner, 5, 2));
+        assertEquals(List.of(), donors.list(owner, Long.MAX_VALUE, 31));
+        assertEquals(mine, donors.list(owner, 0, 30));
+    }
+
+    @Test
+    void anotherApplicationsDonorIsNotFoundNotListedAndNotModified() {
+        Donor theirs = donors.insert(otherOwner, person("Theirs", "ext-1"), CREATED);
+
+        assertEquals(Optional.empty(), donors.find(owner, theirs.id()));
+        assertEquals(List.of(), donors.list(owner, 0, 30));
+        assertEquals(Optional.empty(), modify(owner, theirs.id(), "city", "Changed"));
+        assertEquals(Optional.empty(), donors.modify(owner, theirs.id(), ExpectedVersion.oneOf(Set.of(1L)),
+                d -> with(d, "city", "X"), LATER));
+        assertEquals(Optional.of(theirs), donors.find(otherOwner, theirs.id()));
+    }
+
+    @Test
+    void unknownIdIsNotFound() {
+        assertEquals(Optional.empty(), donors.find(owner, 999_999));
+        assertEquals(Optional.empty(), modify(owner, 999_999, "city", "X"));
+    }
+
+    @Test
+    void timestampsRoundTripToTheMicrosecond() {
+        for (String text : List.of("1970-01-01T00:00:00Z", "2024-02-29T23:59:59.999999Z", "2024-03-01T00:00:00.000001Z",
+                "2038-01-19T03:14:08.100000Z", "9999-12-31T23:59:59.999999Z")) {
+            Instant instant = Instant.parse(text);
+            Donor inserted = donors.insert(owner, person("Time", null), instant);
+            Donor modified = donors.modify(owner, inserted.id(), ExpectedVersion.ANY, d -> with(d, "city", "Oslo"),
+                    instant).orElseThrow();
+
+            assertEquals(instant, donors.find(owner, inserted.id()).orElseThrow().createdAt(), text);
+            assertEquals(instant, modified.updatedAt(), text);
+            assertEquals(Optional.of(modified), donors.find(owner, inserted.id()), text);
+        }
+    }
+
+    // ---- external ids
+
+    @Test
+    void duplicateExternalIdOnInsertIsRejectedAndNothingIsStored() {
+        Donor first = donors.insert(owner, person("First", "crm-7"), CREATED);
+
+        DuplicateExternalIdException rejected = assertThrows(DuplicateExternalIdException.class,
+                () -> donors.insert(owner, person("Second", "crm-7"), LATER));
+
+        assertEquals("Another donor already has external_id 'crm-7'.", rejected.getMessage());
+        assertEquals(List.of(first), donors.list(owner, 0, 30));
+    }
+
+    @Test
+    void duplicateExternalIdOnModifyIsRejectedAndNothingIsChanged() {
+        Donor first = donors.insert(owner, person("First", "crm-7"), CREATED);
+        Donor second = donors.insert(owner, person("Second", "crm-8"), CREATED);
+
+        assertThrows(DuplicateExternalIdException.class, () -> donors.modify(owner, second.id(), ExpectedVersion.ANY,
+                d -> with(with(d, "external_id", "crm-7"), "city", "Leeds"), LATER));
+
+        assertEquals(List.of(first, second), donors.list(owner, 0, 30));
+    }
+
+    @Test
+    void sameExternalIdInTwoApplicationsIsFine() {
+        Donor mine = donors.insert(owner, person("Mine", "crm-1"), CREATED);
+        Donor theirs = donors.insert(otherOwner, person("Theirs", "crm-1"), CREATED);
+
+        assertEquals(Optional.of(mine), donors.find(owner, mine.id()));
+        assertEquals(Optional.of(theirs), donors.find(otherOwner, theirs.id()));
+    }
+
+    @Test
+    void donorsWithoutExternalIdDoNotCollide() {
+        donors.insert(owner, person("One", null), CREATED);
+        donors.insert(owner, person("Two", null), CREATED);
+
+        assertEquals(2, donors.list(owner, 0, 30).size());
+    }
+
+    // ---- modifies and versions
+
+    @Test
+    void modifyWritesTheChangedFieldsAndUpdatedAtKeepsCreatedAtAndCountsTheVersion() {
+        Donor donor = donors.insert(owner, person("Ada", "crm-1"), CREATED);
+        DonorDetails changed = with(with(donor.details(), "city", "Paris"), "external_id", "crm-2");
+
+        Optional<Donor> modified = donors.modify(owner, donor.id(), ExpectedVersion.ANY, d -> changed, LATER);
+
+        Donor expected = new Donor(donor.id(), changed, CREATED, LATER, 2);
+        assertEquals(Optional.of(expected), modified);
+        assertEquals(Optional.of(expected), donors.find(owner, donor.id()));
+    }
+
+    @Test
+    void everyChangeAddsOneToTheVersion() {
+        Donor inserted = donors.insert(owner, person("Ada", null), CREATED);
+
+        Donor once = modify(owner, inserted.id(), "city", "Paris").orElseThrow();
+        Donor twice = modify(owner, inserted.id(), "city", "Oslo").orElseThrow();
+
+        assertEquals(List.of(1L, 2L, 3L), List.of(inserted.version(), once.version(), twice.version()));
+        assertEquals(Optional.of(twice), donors.find(owner, inserted.id()));
+    }
+
+    @Test
+    void modifyMayKeepItsOwnExternalId() {
+        Donor donor = donors.insert(owner, person("Ada", "crm-1"), CREATED);
+
+        Donor modified = modify(owner, donor.id(), "city", "Paris").orElseThrow();
+
+        assertEquals("crm-1", modified.details().text(DonorField.EXTERNAL_ID));
+        assertEquals(Optional.of(modified), donors.find(owner, donor.id()));
+    }
+
+    @Test
+    void modifyThatChangesNothingWritesNothingAndKeepsTheVersion() {
+        Donor donor = modify(owner, donors.insert(owner, person("Ada", null), CREATED).id(), "city", "Paris")
+                .orElseThrow();
+
+        Donor unchanged = donors.modify(owner, donor.id(), ExpectedVersion.oneOf(Set.of(2L)),
+                d -> with(d, "city", "Paris"), LATER).orElseThrow();
+
+        assertEquals(donor, unchanged);
+        assertEquals(Optional.of(donor), donors.find(owner, donor.id()));
+    }
+
+    @Test
+    void modifyWhoseChangeThrowsLeavesTheDonorAsItWas() {
+        Donor donor = donors.insert(owner, person("Ada", null), CREATED);
+        InvalidInputException invalid = new InvalidInputException(List.of(new Problem("last_name", "is required")));
+
+        InvalidInputException thrown = assertThrows(InvalidInputException.class,
+                () -> donors.modify(owner, donor.id(), ExpectedVersion.ANY, d -> {
+                    throw invalid;
+                }, LATER));
+
+        assertSame(invalid, thrown);
+        assertEquals(Optional.of(donor), donors.find(owner, donor.id()));
+    }
+
+    @Test
+    void aModifyExpectingTheStoredVersionIsApplied() {
+        Donor donor = donors.insert(owner, person("Ada", null), CREATED);
+
+        Donor first = donors.modify(owner, donor.id(), ExpectedVersion.oneOf(Set.of(1L)),
+                d -> with(d, "city", "Paris"), LATER).orElseThrow();
+        Donor second = donors.modify(owner, donor.id(), ExpectedVersion.oneOf(Set.of(7L, 2L)),
+                d -> with(d, "city", "Rome"), LATER).orElseThrow();
+
+        assertEquals(List.of(2L, 3L), List.of(first.version(), second.version()));
+        assertEquals("Rome", donors.find(owner, donor.id()).orElseThrow().details().text(DonorField.CITY));
+    }
+
+    @Test
+    void aModifyExpectingAnotherVersionIsRefusedBeforeItsChangeRunsAndChangesNothing() {
+        Donor donor = modify(owner, donors.insert(owner, person("Ada", null), CREATED).id(), "city", "Paris")
+                .orElseThrow();
+        AtomicInteger changeRuns = new AtomicInteger();
+
+        for (ExpectedVersion stale : List.of(ExpectedVersion.oneOf(Set.of(1L)), ExpectedVersion.oneOf(Set.of(1L, 3L)),
+                ExpectedVersion.oneOf(Set.of()))) {
+            assertThrows(DonorVersionMismatchException.class, () -> donors.modify(owner, donor.id(), stale, d -> {
+                changeRuns.incrementAndGet();
+                return with(d, "city", "Rome");
+            }, LATER), stale::toString);
+        }
+
+        assertEquals(0, changeRuns.get());
+        assertEquals(Optional.of(donor), donors.find(owner, donor.id()));
+    }
+
+    @Test
+    void concurrentModifiesLoseNoChange() throws Exception {
+        Donor donor = donors.insert(owner, person("Busy", null), CREATED);
+        int threads = 3;
+        int modifiesEach = 15;
+        runConcurrently(threads, t -> {
+            for (int i = 0; i < modifiesEach; i++) {
+                donors.modify(owner, donor.id(), ExpectedVersion.ANY,
+                        d -> with(d, "notes", Objects.toString(d.text(DonorField.NOTES), "") + t), LATER);
+            }
+            return null;
+        });
+
+        assertEquals(threads * modifiesEach, donors.find(owner, donor.id()).orElseThrow().details()
+                .text(DonorField.NOTES).length());
+    }
+
+    /**
+     * Read, change, write back expecting the version read, and start again from a fresh read when someone else wrote
+     * first: with the check atomic, no increment is lost, however the threads interleave and on whichever of two
+     * nodes each runs. Without it (or with a check outside the write's transaction) increments overwrite each other.
+     */
+    @Test
+    void concurrentReadModifyWritesExpectingTheVersionReadLoseNoIncrement() throws Exception {
+        int threads = 16;
+        int incrementsEach = 10;
+        Donor counter = donors.insert(owner, with(person("Counter", null), "notes", "0"), CREATED);
+        AtomicInteger mismatches = new AtomicInteger();
+        DonorRepository second = secondNode();
+        runConcurrently(threads, t -> {
+            DonorRepository node = t % 2 == 0 ? donors : second;
+            for (int i = 0; i < incrementsEach; i++) {
+                while (!tryIncrement(node, counter.id())) {
+                    mismatches.incrementAndGet();
+                }
+            }
+            return null;
+        });
+
+        Donor result = donors.find(owner, counter.id()).orElseThrow();
+        assertEquals(String.valueOf(threads * incrementsEach), result.details().text(DonorField.NOTES),
+                "mismatches: " + mismatches);
+        assertEquals(1 + threads * incrementsEach, result.version());
+    }
+
+    private boolean tryIncrement(DonorRepository node, long id) {
+        Donor read = node.find(owner, id).orElseThrow();
+        String next = String.valueOf(Integer.parseInt(read.details().text(DonorField.NOTES)) + 1);
+        try {
+            node.modify(owner, id, ExpectedVersion.oneOf(Set.of(read.version())), d -> with(d, "notes", next), LATER);
+            return true;
+        } catch (DonorVersionMismatchException someoneWasFaster) {
+            return false;
+        }
+    }
+
+    // ---- creates with an idempotency key
+
+    @Test
+    void theFirstKeyedCreateStoresTheDonor() {
+        long id = insertOnce(owner, KEY, ADA, CREATED);
+
+        assertEquals(Optional.of(new Donor(id, ADA, CREATED, CREATED, 1)), donors.find(owner, id));
+    }
+
+    @Test
+    void aRetryReturnsTheSameIdAndStoresNothingNew() {
+        long id = insertOnce(owner, KEY, ADA, CREATED);
+
+        long retried = insertOnce(owner, KEY, ADA, CREATED.plusSeconds(30));
+
+        assertEquals(id, retried);
+        assertEquals(List.of(new Donor(id, ADA, CREATED, CREATED, 1)), donors.list(owner, 0, 30));
+    }
+
+    @Test
+    void aRetryAfterTheDonorWasModifiedStillReturnsItsId() {
+        long id = insertOnce(owner, KEY, ADA, CREATED);
+        modify(owner, id, "city", "Paris");
+
+        assertEquals(id, insertOnce(owner, KEY, ADA, SOON));
+        assertEquals(1, donors.list(owner, 0, 30).size());
+    }
+
+    @Test
+    void theSameKeyWithAnotherDonorIsRefusedAndNothingIsStored() {
+        long id = insertOnce(owner, KEY, ADA, CREATED);
+
+        IdempotencyKeyReuseException refused = assertThrows(IdempotencyKeyReuseException.class,
+                () -> insertOnce(owner, KEY, GRACE, SOON));
+
+        assertEquals("The idempotency key 'order-4711' was already used to create a different donor; send the same"
+                + " donor to retry that create, or a new key to create another.", refused.getMessage());
+        assertEquals(List.of(id), donors.list(owner, 0, 30).stream().map(Donor::id).toList());
+    }
+
+    @Test
+    void anotherApplicationsKeyIsAnotherKey() {
+        long mine = insertOnce(owner, KEY, ADA, CREATED);
+        long theirs = insertOnce(otherOwner, KEY, GRACE, CREATED);
+
+        assertNotEquals(mine, theirs);
+        assertEquals(Optional.of(GRACE), donors.find(otherOwner, theirs).map(Donor::details));
+        assertEquals(mine, insertOnce(owner, KEY, ADA, SOON));
+        assertEquals(theirs, insertOnce(otherOwner, KEY, GRACE, SOON));
+    }
+
+    @Test
+    void aKeyIsRememberedForItsLifetimeAndThenCountsAsUnused() {
+        long first = insertOnce(owner, KEY, ADA, CREATED);
+        Instant expiry = CREATED.plus(LIFETIME);
+
+        assertEquals(first, insertOnce(owner, KEY, ADA, expiry.minusNanos(1_000)));
+        long afterExpiry = insertOnce(owner, KEY, with(ADA, "external_id", "crm-9"), expiry);
+
+        assertNotEquals(first, afterExpiry);
+        assertEquals(2, donors.list(owner, 0, 30).size());
+        assertEquals(afterExpiry, insertOnce(owner, KEY, with(ADA, "external_id", "crm-9"), expiry.plusSeconds(1)));
+        assertThrows(IdempotencyKeyReuseException.class, () -> insertOnce(owner, KEY, ADA, expiry.plusSeconds(1)));
+    }
+
+    @Test
+    void aKeyedCreateThatFailsLeavesTheKeyUnused() {
+        donors.insert(owner, ADA, CREATED);
+
+        assertThrows(DuplicateExternalIdException.class, () -> insertOnce(owner, KEY, ADA, SOON));
+
+        long id = insertOnce(owner, KEY, GRACE, SOON);
+        assertEquals(Optional.of(GRACE), donors.find(owner, id).map(Donor::details));
+    }
+
+    @Test
+    void concurrentCreatesWithOneKeyOnTwoNodesStoreOneDonorAndAllGetItsId() throws Exception {
+        int round = 0;
+        for (DonorDetails details : List.of(person("Ada", null), ADA)) {
+            IdempotencyKey key = new IdempotencyKey("order-" + round++);
+            List<Object> outcomes = createConcurrently(8, key, thread -> details);
+
+            Object id = outcomes.getFirst();
+            assertEquals(Collections.nCopies(8, id), outcomes, details::toString);
+            assertEquals(Optional.of(details), donors.find(owner, (Long) id).map(Donor::details));
+        }
+        assertEquals(2, donors.list(owner, 0, 30).size());
+    }
+
+    @Test
+    void ofConcurrentCreatesWithOneKeyButDifferentDonorsOneWinsAndTheOthersAreRefused() throws Exception {
+        List<Object> outcomes = createConcurrently(8, KEY, thread -> person("Racer " + thread, null));
+
+        List<Object> ids = outcomes.stream().filter(Long.class::isInstance).toList();
+        assertEquals(1, ids.size(), outcomes::toString);
+        assertEquals(7, outcomes.stream().filter(IdempotencyKeyReuseException.class::isInstance).count());
+        assertEquals(List.of(ids.getFirst()), donors.list(owner, 0, 30).stream().map(Donor::id).toList());
+    }
+
+    /** One create per thread with the same key, all released at once, alternating between two nodes. */
+    private List<Object> createConcurrently(int threads, IdempotencyKey key, IntFunction<DonorDetails> detailsOfThread)
+            throws Exception {
+        CyclicBarrier start = new CyclicBarrier(threads);
+        DonorRepository second = secondNode();
+        return runConcurrently(threads, t -> {
+            DonorRepository node = t % 2 == 0 ? donors : second;
+            DonorDetails details = detailsOfThread.apply(t);
+            start.await();
+            return node.insertOnce(owner, key, DonorFingerprint.of(details), details, CREATED, LIFETIME);
+        });
+    }
+
+    protected long insertOnce(ApplicationId creator, IdempotencyKey key, DonorDetails details, Instant now) {
+        return donors.insertOnce(creator, key, DonorFingerprint.of(details), details, now, LIFETIME);
+    }
+
+    /** A modify of one field, whatever the stored version, as of {@link #LATER}. */
+    protected Optional<Donor> modify(ApplicationId creator, long id, String field, Object value) {
+        return donors.modify(creator, id, ExpectedVersion.ANY, d -> with(d, field, value), LATER);
+    }
+
+    /** A task of one thread, told its number. */
+    @FunctionalInterface
+    protected interface ThreadTask {
+        Object run(int thread) throws Exception;
+    }
+
+    /** Runs the task on that many threads at once; each outcome is its result or what it threw. */
+    protected static List<Object> runConcurrently(int threads, ThreadTask task) throws Exception {
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            List<Future<Object>> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                running.add(pool.submit(() -> task.run(thread)));
+            }
+            List<Object> outcomes = new ArrayList<>();
+            for (Future<Object> each : running) {
+                try {
+                    outcomes.add(each.get());
+                } catch (ExecutionException failed) {
+                    outcomes.add(failed.getCause());
+                }
+            }
+            return outcomes;
+        }
+    }
+}

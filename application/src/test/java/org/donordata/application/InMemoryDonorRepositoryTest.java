@@ -1,0 +1,17 @@
+package org.donordata.application;
+
+/** The in-memory fake keeps the port's contract, so tests that use it test against real behaviour. */
+class InMemoryDonorRepositoryTest extends DonorRepositoryContract {
+
+    private long applications;
+
+    @Override
+    protected DonorRepository openEmptyStore() {
+        return new InMemoryDonorRepository();
+    }
+
+    @Override
+    protected ApplicationId newApplication(String name) {
+        return new ApplicationId(++applications);
+    }
+}
