@@ -23,46 +23,54 @@ import org.junit.jupiter.api.Test;
 class ArchitectureRulesCatchViolationsTest {
 
     @Test
-    void domainRuleCatchesJdbcAndOuterRings() {
-        assertCaught(ArchitectureRules.DOMAIN_DEPENDS_ON_THE_JDK_ONLY, DomainUsingJdbcAndApplication.class, "java.sql.Connection");
-        assertCaught(ArchitectureRules.DOMAIN_DEPENDS_ON_THE_JDK_ONLY, DomainUsingJdbcAndApplication.class, "ApplicationId");
+    void theDiagramCatchesAnAdapterUsingAnotherAdapter() {
+        assertCaught(ArchitectureRules.RINGS_AS_DRAWN, HttpUsingSqlAdapter.class, "SqlDatabase");
     }
 
     @Test
-    void applicationRuleCatchesFrameworks() {
-        assertCaught(ArchitectureRules.APPLICATION_DEPENDS_ON_THE_JDK_AND_DOMAIN_ONLY, ApplicationUsingHelidon.class, "io.helidon.http.Status");
+    void theDiagramCatchesAnAdapterUsingTheCompositionRoot() {
+        assertCaught(ArchitectureRules.RINGS_AS_DRAWN, SqlUsingBootstrapAndJsonp.class, "bootstrap.Main");
     }
 
     @Test
-    void ringsCatchAnAdapterUsingAnotherAdapter() {
-        assertCaught(ArchitectureRules.RINGS, HttpUsingSqlAdapter.class, "SqlDatabase");
+    void theDiagramCatchesAnInnerRingUsingAnOuterOne() {
+        assertCaught(ArchitectureRules.RINGS_AS_DRAWN, DomainUsingJdbcAndApplication.class, "ApplicationId");
     }
 
     @Test
-    void ringsCatchAnAdapterUsingTheCompositionRoot() {
-        assertCaught(ArchitectureRules.RINGS, SqlUsingBootstrapAndJsonp.class, "bootstrap.Main");
+    void theDiagramCatchesAClassOutsideEveryRing() {
+        assertCaught(ArchitectureRules.RINGS_AS_DRAWN, StrayClass.class, "is not contained in any component");
     }
 
     @Test
-    void ringsCatchAnInnerRingUsingAnOuterOne() {
-        assertCaught(ArchitectureRules.RINGS, DomainUsingJdbcAndApplication.class, "ApplicationId");
+    void theDomainRuleCatchesJdbcIoNetworkLoggingAndOuterRings() {
+        for (String used : new String[] {"java.sql.Connection", "java.nio.file.Path", "java.net.http.HttpClient",
+            "java.util.logging.Logger", "ApplicationId"}) {
+            assertCaught(ArchitectureRules.DOMAIN_USES_THE_PLAIN_JDK_ONLY, DomainUsingJdbcAndApplication.class, used);
+        }
     }
 
     @Test
-    void ringsCatchAClassOutsideEveryRing() {
-        assertCaught(ArchitectureRules.RINGS, StrayClass.class, StrayClass.class.getName());
+    void theApplicationRuleCatchesFrameworks() {
+        assertCaught(ArchitectureRules.APPLICATION_USES_THE_PLAIN_JDK_AND_DOMAIN_ONLY, ApplicationUsingHelidon.class,
+                "io.helidon.http.Status");
     }
 
     @Test
-    void onlyTheSqlAdapterMayTouchJooqOrJdbc() {
-        assertCaught(ArchitectureRules.ONLY_THE_SQL_ADAPTER_TOUCHES_JOOQ_HIKARI_OR_JDBC, HttpUsingSqlAdapter.class, "org.jooq.DSLContext");
-        assertCaught(ArchitectureRules.ONLY_THE_SQL_ADAPTER_TOUCHES_JOOQ_HIKARI_OR_JDBC, BootstrapUsingJdbc.class, "javax.sql.DataSource");
-    }
-
-    @Test
-    void onlyTheHttpAdapterAndBootstrapMayTouchHelidonOrJsonp() {
-        assertCaught(ArchitectureRules.ONLY_THE_HTTP_ADAPTER_AND_BOOTSTRAP_TOUCH_HELIDON_OR_JSONP, SqlUsingBootstrapAndJsonp.class, "jakarta.json.JsonObject");
-        assertCaught(ArchitectureRules.ONLY_THE_HTTP_ADAPTER_AND_BOOTSTRAP_TOUCH_HELIDON_OR_JSONP, ApplicationUsingHelidon.class, "io.helidon.http.Status");
+    void everyLibraryRuleCatchesAnotherRingUsingIt() {
+        assertCaught(ArchitectureRules.JOOQ_HIKARI_FLYWAY_AND_JDBC_BELONG_TO_THE_SQL_ADAPTER, HttpUsingSqlAdapter.class,
+                "org.jooq.DSLContext");
+        assertCaught(ArchitectureRules.JOOQ_HIKARI_FLYWAY_AND_JDBC_BELONG_TO_THE_SQL_ADAPTER, BootstrapUsingJdbc.class,
+                "javax.sql.DataSource");
+        assertCaught(ArchitectureRules.HELIDON_AND_JSONP_BELONG_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP,
+                SqlUsingBootstrapAndJsonp.class, "jakarta.json.JsonObject");
+        assertCaught(ArchitectureRules.HELIDON_AND_JSONP_BELONG_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP,
+                ApplicationUsingHelidon.class, "io.helidon.http.Status");
+        assertCaught(ArchitectureRules.CAFFEINE_BELONGS_TO_THE_ADAPTERS, ApplicationUsingHelidon.class,
+                "com.github.benmanes.caffeine.cache.Cache");
+        assertCaught(ArchitectureRules.BUCKET4J_BELONGS_TO_THE_HTTP_ADAPTER, SqlUsingBootstrapAndJsonp.class,
+                "io.github.bucket4j.Bucket");
+        assertCaught(ArchitectureRules.PICOCLI_BELONGS_TO_BOOTSTRAP, HttpUsingSqlAdapter.class, "picocli.CommandLine");
     }
 
     private static void assertCaught(ArchRule rule, Class<?> violator, String expectedInReport) {

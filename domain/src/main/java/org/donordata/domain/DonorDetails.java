@@ -1,7 +1,6 @@
 package org.donordata.domain;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +34,6 @@ public final class DonorDetails {
             merged.put(field, value);
         });
         return new DonorDetails(merged);
-    }
-
-    public DonorDetails with(DonorField field, Object value) {
-        return with(Collections.singletonMap(field, value));
     }
 
     private static void requireValueOf(DonorField field, Object value) {

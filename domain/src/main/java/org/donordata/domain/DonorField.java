@@ -34,20 +34,8 @@ public enum DonorField {
 
     /** What values a field takes, which decides how it is checked, stored and written. */
     public enum Kind {
-        /** The donor's id, assigned by the store: a {@code Long}. */
-        ID(Long.class),
-        /** A {@link DonorType}, written as its key. */
-        TYPE(DonorType.class),
-        /** Free text, trimmed, at most {@link #maxLength()} code points; a {@code String} or null. */
-        TEXT(String.class),
-        /** An email address; a {@code String} or null. */
-        EMAIL(String.class),
-        /** An ISO 3166-1 alpha-2 code in upper case; a {@code String} or null. */
-        COUNTRY(String.class),
-        /** A {@code Boolean}, never null. */
-        FLAG(Boolean.class),
-        /** An {@link Instant} the store records; read-only. */
-        TIMESTAMP(Instant.class);
+        ID(Long.class), TYPE(DonorType.class), TEXT(String.class), EMAIL(String.class), COUNTRY(String.class),
+        FLAG(Boolean.class), TIMESTAMP(Instant.class);
 
         private final Class<?> valueType;
 
@@ -55,7 +43,7 @@ public enum DonorField {
             this.valueType = valueType;
         }
 
-        /** The Java type of this kind's values. */
+        /** The Java type of this kind's values; text kinds may also be null, the others never are. */
         public Class<?> valueType() {
             return valueType;
         }

@@ -1,6 +1,5 @@
 package org.donordata.domain;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -46,7 +45,8 @@ public record DonorFingerprint(String hex) {
 
     private static void update(MessageDigest sha256, String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        sha256.update(ByteBuffer.allocate(Integer.BYTES).putInt(bytes.length).array());
+        int length = bytes.length;
+        sha256.update(new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length});
         sha256.update(bytes);
     }
 

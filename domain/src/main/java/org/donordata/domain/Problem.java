@@ -2,7 +2,7 @@ package org.donordata.domain;
 
 /**
  * One thing wrong with a client's input: the field or parameter it concerns and what is wrong with it,
- * phrased so that {@code subject + " " + description} reads as a sentence ("phone must be at most 40 characters").
+ * phrased so that {@code subject + " " + description} reads as a sentence ("limit must be at least 1").
  */
 public record Problem(String subject, String description) {
 

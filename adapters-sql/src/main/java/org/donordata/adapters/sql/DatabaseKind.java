@@ -10,6 +10,7 @@ import org.jooq.Record;
 import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
 import org.jooq.SelectForUpdateStep;
+import org.jooq.impl.DSL;
 import org.jooq.tools.jdbc.JDBCUtils;
 
 /**
@@ -31,6 +32,11 @@ enum DatabaseKind {
         <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select) {
             return select;
         }
+
+        // Writes are serial already: the single writer runs them one after the other.
+        @Override
+        void lockIdempotencyKey(DSLContext tx, long application, String key) {
+        }
     },
 
     POSTGRESQL(SQLDialect.POSTGRES, "classpath:db/migration/postgresql", 10) {
@@ -44,6 +50,13 @@ enum DatabaseKind {
         @Override
         <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select) {
             return select.forUpdate();
+        }
+
+        // An advisory lock on a hash of the key, held to commit: a rare collision of two keys' hashes only makes
+        // their creates wait for each other.
+        @Override
+        void lockIdempotencyKey(DSLContext tx, long application, String key) {
+            tx.fetch("select pg_advisory_xact_lock(hashtextextended({0}, {1}))", DSL.val(key), DSL.val(application));
         }
     };
 
@@ -96,4 +109,10 @@ enum DatabaseKind {
 
     /** The select, holding what it reads against concurrent writers until the transaction ends. */
     abstract <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select);
+
+    /**
+     * Makes the transaction's create with this idempotency key wait for any other's with the same key, until that one
+     * commits or rolls back, so that each reads the key's row as the one before it left it.
+     */
+    abstract void lockIdempotencyKey(DSLContext tx, long application, String key);
 }

@@ -1,11 +1,16 @@
 package org.donordata.adapters.sql;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
+import javax.sql.DataSource;
+
+import org.jooq.exception.DataAccessException;
+
 /**
  * Where the hot reads of donor rows run, one prepared statement at a time: the strategy {@link SqlDonorRepository}
- * is given for its database ({@link SqliteReaders} or {@link PooledReads}).
+ * is given for its database ({@link SqliteReaders}, or {@link Pooled} for PostgreSQL).
  */
 interface Reads {
 
@@ -20,4 +25,21 @@ interface Reads {
      * keep a statement per text.
      */
     <T> T query(String sql, Query<T> query);
+
+    /**
+     * On a connection borrowed from the pool for each query. The PostgreSQL driver keeps each connection's statements
+     * prepared on the server once it has seen a text a few times (prepareThreshold), so preparing here costs no round
+     * trip on a warm connection.
+     */
+    record Pooled(DataSource pool) implements Reads {
+
+        @Override
+        public <T> T query(String sql, Query<T> query) {
+            try (Connection connection = pool.getConnection(); PreparedStatement statement = connection.prepareStatement(sql)) {
+                return query.run(statement);
+            } catch (SQLException e) {
+                throw new DataAccessException("Reading donors failed", e);
+            }
+        }
+    }
 }

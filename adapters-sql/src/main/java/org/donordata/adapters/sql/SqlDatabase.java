@@ -60,10 +60,10 @@ public final class SqlDatabase implements AutoCloseable {
             writes = writer;
         } else {
             this.writer = null;
-            reads = new PooledReads(dataSource);
-            writes = new TransactionPerWrite(dsl);
+            reads = new Reads.Pooled(dataSource);
+            writes = new Writes.TransactionPerWrite(dsl);
         }
-        this.donors = new SqlDonorRepository(DonorQueries.of(kind), reads, writes, new IdempotentInsert(writes, dsl));
+        this.donors = new SqlDonorRepository(DonorQueries.of(kind), reads, writes);
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */

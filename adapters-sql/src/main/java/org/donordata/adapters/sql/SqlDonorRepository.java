@@ -25,13 +25,11 @@ final class SqlDonorRepository implements DonorRepository {
     private final DonorQueries queries;
     private final Reads reads;
     private final Writes writes;
-    private final IdempotentInsert idempotentInsert;
 
-    SqlDonorRepository(DonorQueries queries, Reads reads, Writes writes, IdempotentInsert idempotentInsert) {
+    SqlDonorRepository(DonorQueries queries, Reads reads, Writes writes) {
         this.queries = queries;
         this.reads = reads;
         this.writes = writes;
-        this.idempotentInsert = idempotentInsert;
     }
 
     @Override
@@ -61,7 +59,7 @@ final class SqlDonorRepository implements DonorRepository {
     @Override
     public long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
             Instant now, Duration keyLifetime) {
-        return idempotentInsert.insertOnce(owner, key, fingerprint, details, now, keyLifetime);
+        return writes.write(tx -> IdempotentInsert.insertOnce(tx, owner, key, fingerprint, details, now, keyLifetime));
     }
 
     @Override

@@ -16,4 +16,16 @@ interface Writes {
     }
 
     <T> T write(Write<T> write);
+
+    /**
+     * Every write in a transaction of its own on a pooled connection: how PostgreSQL is written, where the server and
+     * every node's pool handle concurrent writers, and the server groups concurrent commits' syncs itself.
+     */
+    record TransactionPerWrite(DSLContext dsl) implements Writes {
+
+        @Override
+        public <T> T write(Write<T> write) {
+            return dsl.transactionResult(transaction -> write.apply(transaction.dsl()));
+        }
+    }
 }

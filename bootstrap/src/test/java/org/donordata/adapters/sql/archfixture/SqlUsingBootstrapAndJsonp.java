@@ -1,10 +1,12 @@
 package org.donordata.adapters.sql.archfixture;
 
+import io.github.bucket4j.Bucket;
 import jakarta.json.JsonObject;
 import org.donordata.bootstrap.Main;
 
-/** Deliberately breaks the rules: the SQL adapter using the composition root and JSON-P. */
+/** Deliberately breaks the rules: the SQL adapter using the composition root, JSON-P and the HTTP rate limiter. */
 public class SqlUsingBootstrapAndJsonp {
     Main main;
     JsonObject json;
+    Bucket bucket;
 }
