@@ -1,7 +1,6 @@
 package org.donordata.domain;
 
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.Map;
 
 /**
@@ -32,13 +31,7 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
      * @throws IllegalArgumentException when a value is missing or not of its field's type
      */
     public static Donor of(Map<DonorField, ?> record, long version) {
-        Map<DonorField, Object> details = new EnumMap<>(DonorField.class);
-        record.forEach((field, value) -> {
-            if (field.writable()) {
-                details.put(field, value);
-            }
-        });
-        return new Donor((Long) record.get(DonorField.ID), DonorDetails.DEFAULTS.with(details),
+        return new Donor((Long) record.get(DonorField.ID), DonorDetails.of(record),
                 (Instant) record.get(DonorField.CREATED_AT), (Instant) record.get(DonorField.UPDATED_AT), version);
     }
 

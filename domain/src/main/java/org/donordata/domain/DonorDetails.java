@@ -22,6 +22,21 @@ public final class DonorDetails {
     }
 
     /**
+     * The details a record holds: the value of every writable field in it (others are ignored).
+     *
+     * @throws IllegalArgumentException when a value is missing or not of its field's type
+     */
+    static DonorDetails of(Map<DonorField, ?> record) {
+        Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
+        for (DonorField field : DonorField.writableFields()) {
+            Object value = record.get(field);
+            requireValueOf(field, value);
+            values.put(field, value);
+        }
+        return new DonorDetails(values);
+    }
+
+    /**
      * The details with these fields set, the others as they are.
      *
      * @throws IllegalArgumentException for a field clients do not write, or a value not of the field's type (a null

@@ -1,5 +1,7 @@
 package org.donordata.adapters.sql;
 
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -7,6 +9,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * Copies every application (its key hash included, null for a revoked key) and every donor from one database to
@@ -89,6 +92,13 @@ public final class DatabaseCopy {
         TableCopy tables = new TableCopy(source, target, batchSize);
         TableCopy.Counts applications = tables.copy(CopiedTable.APPLICATIONS, progress);
         TableCopy.Counts donors = tables.copy(CopiedTable.DONORS, progress);
+        // Ordinals and change numbers are not copied: the target numbers the donors it holds, and counts changes on
+        // from the largest it holds, so a sync token taken on the source means the same on the target.
+        target.transaction(transaction -> {
+            Long largestId = transaction.dsl().fetchValue(DSL.select(DSL.max(DONORS.ID)).from(DONORS));
+            Sequencing.numberThrough(transaction.dsl(), largestId == null ? 0 : largestId);
+            Sequencing.changesAfterEveryStoredOne(transaction.dsl());
+        });
         TableComparison comparison = new TableComparison(source, target, batchSize);
         List<String> differences = Stream.of(CopiedTable.values())
                 .map(comparison::difference)

@@ -1,11 +1,15 @@
 package org.donordata.adapters.sql;
 
+import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
@@ -37,6 +41,28 @@ enum DatabaseKind {
         @Override
         void lockIdempotencyKey(DSLContext tx, long application, String key) {
         }
+
+        // Drawn under the database's single write lock, so numbers follow commit order.
+        @Override
+        Field<Long> nextChange(DSLContext tx) {
+            return DSL.val(tx.update(SEQUENCING).set(SEQUENCING.LAST_CHANGE, SEQUENCING.LAST_CHANGE.plus(1L))
+                    .returningResult(SEQUENCING.LAST_CHANGE).fetchSingle().value1());
+        }
+
+        @Override
+        boolean numbersAtInsert() {
+            return true;
+        }
+
+        // Under the single write lock, which orders the ids too: the later id always gets the larger ordinal.
+        @Override
+        void numberAtInsert(DSLContext tx, long application, long donorId) {
+            tx.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL, DONOR_ORDINALS.DONOR_ID)
+                    .select(DSL.select(DSL.val(application), DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), 0L).plus(1L),
+                            DSL.val(donorId)).from(DONOR_ORDINALS).where(DONOR_ORDINALS.APPLICATION_ID.eq(application)))
+                    .execute();
+            tx.update(SEQUENCING).set(SEQUENCING.NUMBERED_THROUGH, donorId).execute();
+        }
     },
 
     POSTGRESQL(SQLDialect.POSTGRES, "classpath:db/migration/postgresql", 10) {
@@ -58,7 +84,26 @@ enum DatabaseKind {
         void lockIdempotencyKey(DSLContext tx, long application, String key) {
             tx.fetch("select pg_advisory_xact_lock(hashtextextended({0}, {1}))", DSL.val(key), DSL.val(application));
         }
+
+        // The transaction's id, and so the same for every change it makes; the V4 migration says why it is exact.
+        @Override
+        Field<Long> nextChange(DSLContext tx) {
+            return TRANSACTION_ID.plus(DSL.field(DSL.select(SEQUENCING.CHANGE_OFFSET).from(SEQUENCING)));
+        }
+
+        @Override
+        boolean numbersAtInsert() {
+            return false;
+        }
+
+        // OrdinalNumbering numbers it shortly after.
+        @Override
+        void numberAtInsert(DSLContext tx, long application, long donorId) {
+        }
     };
+
+    /** PostgreSQL's id of the current transaction, which it assigns when first asked. */
+    static final Field<Long> TRANSACTION_ID = DSL.field("pg_current_xact_id()::text::bigint", Long.class);
 
     private final SQLDialect dialect;
     private final String migrations;
@@ -115,4 +160,13 @@ enum DatabaseKind {
      * commits or rolls back, so that each reads the key's row as the one before it left it.
      */
     abstract void lockIdempotencyKey(DSLContext tx, long application, String key);
+
+    /** The number of a change made now in the transaction, for {@code donors.change_seq} (the V4 migration). */
+    abstract Field<Long> nextChange(DSLContext tx);
+
+    /** Whether a donor gets its ordinal as it is inserted, or shortly after (OrdinalNumbering). */
+    abstract boolean numbersAtInsert();
+
+    /** Gives the donor just inserted its ordinal, if this database numbers at insert. */
+    abstract void numberAtInsert(DSLContext tx, long application, long donorId);
 }

@@ -1,6 +1,8 @@
 package org.donordata.adapters.sql;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,30 +12,69 @@ import java.util.List;
 
 import org.donordata.domain.Donor;
 import org.jooq.DSLContext;
-import org.jooq.Query;
+import org.jooq.Field;
+import org.jooq.Param;
+import org.jooq.Record;
+import org.jooq.Select;
 import org.jooq.impl.DSL;
 
 /**
- * The texts of the donor reads, rendered once by jOOQ in the database's dialect, and the reading of their rows. Each
- * takes the owning application's id first.
+ * The donor reads, rendered once by jOOQ in the database's dialect, and the reading of their rows. Parameters are
+ * bound by name ({@link NamedQuery}): {@link #APPLICATION}, {@link #ID}, {@link #OFFSET}, {@link #COUNT}.
  *
- * @param find one donor: application id, donor id
+ * @param find one donor
  * @param findForUpdate the same, locking the row for the caller's transaction
- * @param page a page: application id, offset, count
+ * @param page a page in id order
  */
-record DonorQueries(DatabaseKind kind, String find, String findForUpdate, String page) {
+record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate, NamedQuery page) {
+
+    static final String APPLICATION = "p_application";
+    static final String ID = "p_id";
+    static final String OFFSET = "p_offset";
+    static final String COUNT = "p_count";
+
+    private static final Param<Long> APPLICATION_ID = DSL.param(APPLICATION, Long.class);
+    private static final Param<Long> OFFSET_VALUE = DSL.param(OFFSET, Long.class);
+    private static final Param<Integer> COUNT_VALUE = DSL.param(COUNT, Integer.class);
 
     static DonorQueries of(DatabaseKind kind) {
         DSLContext renderer = DSL.using(kind.dialect());
         var byId = DSL.select(DonorColumns.SELECTED).from(DONORS)
-                .where(DONORS.APPLICATION_ID.eq(0L), DONORS.ID.eq(0L));
-        // A seek on (application_id, ordinal): the V3 migration says why ordinal o + 1 is the donor at offset o.
-        Query page = DSL.select(DonorColumns.SELECTED).from(DONORS)
-                .where(DONORS.APPLICATION_ID.eq(0L), DONORS.ORDINAL.gt(0L))
-                .orderBy(DONORS.ORDINAL)
-                .limit(DSL.val(0));
-        return new DonorQueries(kind, renderer.render(byId), renderer.render(kind.lockedForUpdate(byId)),
-                renderer.render(page));
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID), DONORS.ID.eq(DSL.param(ID, Long.class)));
+        return new DonorQueries(kind, NamedQuery.render(renderer, byId),
+                NamedQuery.render(renderer, kind.lockedForUpdate(byId)),
+                NamedQuery.render(renderer, kind.numbersAtInsert() ? numbered() : numberedThenNewer()));
+    }
+
+    /**
+     * The donors at ordinals offset + 1 to offset + count: one seek however deep the page, since the k-th donor of an
+     * application in id order has ordinal k (V3 and V4 migrations).
+     */
+    private static Select<Record> numbered() {
+        return DSL.select(DonorColumns.SELECTED)
+                .from(DONOR_ORDINALS.join(DONORS).on(DONORS.ID.eq(DONOR_ORDINALS.DONOR_ID)))
+                .where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION_ID), DONOR_ORDINALS.ORDINAL.gt(OFFSET_VALUE))
+                .orderBy(DONOR_ORDINALS.ORDINAL)
+                .limit(COUNT_VALUE);
+    }
+
+    /**
+     * Where donors are numbered shortly after their insert (PostgreSQL, see OrdinalNumbering): the numbered donors
+     * from the offset on, then the few newer ones, not numbered yet, in id order from where the numbered ones end.
+     * Every numbered donor has a smaller id than every one not numbered yet, so together, in one statement and so one
+     * snapshot, they are exactly the page an id-ordered offset would give.
+     */
+    private static Select<?> numberedThenNewer() {
+        Field<Long> numbered = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)))
+                .from(DONOR_ORDINALS).where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION_ID)));
+        var newer = DSL.select(DonorColumns.SELECTED).from(DONORS)
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID),
+                        DONORS.ID.gt(DSL.field(DSL.select(SEQUENCING.NUMBERED_THROUGH).from(SEQUENCING))))
+                .orderBy(DONORS.ID)
+                .limit(COUNT_VALUE)
+                .offset(DSL.greatest(DSL.inline(0L), OFFSET_VALUE.minus(numbered)));
+        var both = numbered().unionAll(newer).asTable("page");
+        return DSL.select(both.fields()).from(both).orderBy(both.field(DONORS.ID)).limit(COUNT_VALUE);
     }
 
     /** Runs a query of {@link DonorColumns#SELECTED} whose parameters are bound, reading every row. */

@@ -1,10 +1,13 @@
 package org.donordata.adapters.sql;
 
-import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
 import java.sql.PreparedStatement;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -18,6 +21,7 @@ import org.donordata.domain.ExpectedVersion;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
@@ -31,32 +35,35 @@ final class DonorRows {
     }
 
     /**
-     * Stores a new donor at its first version, as its application's next ordinal (see the V3 migration for why
-     * ordinals stay exact: this is the only insert of new donors).
+     * Stores a new donor at its first version, as its application's next ordinal now or soon (see the V4 migration).
      *
      * @throws DuplicateExternalIdException when another donor of the owner has the same external id
      */
     static Donor insert(DSLContext tx, ApplicationId owner, DonorDetails details, Instant stamp) {
-        if (DatabaseKind.of(tx) == DatabaseKind.POSTGRESQL) {
-            // Held to commit: inserts for one application take turns, each after the previous one committed, so the
-            // maximum below includes it, and the id the insert allocates is larger than its id. (SQLite's single
-            // writer orders them already.)
-            tx.select(APPLICATIONS.ID).from(APPLICATIONS).where(APPLICATIONS.ID.eq(owner.value())).forNoKeyUpdate()
-                    .execute();
-        }
-        Field<Long> nextOrdinal = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONORS.ORDINAL), 0L).plus(1L))
-                .from(DONORS).where(DONORS.APPLICATION_ID.eq(owner.value())));
+        DatabaseKind kind = DatabaseKind.of(tx);
+        Map<Field<?>, Object> values = new LinkedHashMap<>();
+        values.put(DONORS.APPLICATION_ID, owner.value());
+        values.putAll(DonorColumns.values(details));
+        values.put(DONORS.CREATED_AT, stamp);
+        values.put(DONORS.UPDATED_AT, stamp);
+        values.put(DONORS.VERSION, Donor.FIRST_VERSION);
+        // The change's number comes from a derived table the insert reads before it draws the donor's id: on
+        // PostgreSQL, reading the transaction id gives the transaction one before its id is drawn, which the numbering
+        // of ordinals relies on (OrdinalNumbering).
+        Table<?> change = DSL.select(kind.nextChange(tx).as(DONORS.CHANGE_SEQ.getName())).offset(DSL.inline(0))
+                .asTable("change");
+        List<Field<?>> selected = new ArrayList<>();
+        values.forEach((column, value) -> selected.add(DSL.val(value, column)));
+        selected.add(change.field(DONORS.CHANGE_SEQ.getName()));
+        List<Field<?>> columns = new ArrayList<>(values.keySet());
+        columns.add(DONORS.CHANGE_SEQ);
         try {
-            long id = tx.insertInto(DONORS)
-                    .set(DONORS.APPLICATION_ID, owner.value())
-                    .set(DonorColumns.values(details))
-                    .set(DONORS.CREATED_AT, stamp)
-                    .set(DONORS.UPDATED_AT, stamp)
-                    .set(DONORS.VERSION, Donor.FIRST_VERSION)
-                    .set(DONORS.ORDINAL, nextOrdinal)
+            long id = tx.insertInto(DONORS).columns(columns)
+                    .select(DSL.select(selected).from(change))
                     .returningResult(DONORS.ID)
                     .fetchSingle()
                     .value1();
+            kind.numberAtInsert(tx, owner.value(), id);
             return new Donor(id, details, stamp, stamp, Donor.FIRST_VERSION);
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, details);
@@ -72,9 +79,8 @@ final class DonorRows {
     static Optional<Donor> modify(DSLContext tx, DonorQueries queries, ApplicationId owner, long id,
             ExpectedVersion expected, UnaryOperator<DonorDetails> change, Instant stamp) {
         Optional<Donor> current = tx.connectionResult(connection -> {
-            try (PreparedStatement find = connection.prepareStatement(queries.findForUpdate())) {
-                find.setLong(1, owner.value());
-                find.setLong(2, id);
+            try (PreparedStatement find = connection.prepareStatement(queries.findForUpdate().sql())) {
+                queries.findForUpdate().bind(find, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id);
                 return queries.donors(find).stream().findFirst();
             }
         });
@@ -96,6 +102,7 @@ final class DonorRows {
                     .set(DonorColumns.values(after))
                     .set(DONORS.UPDATED_AT, stamp)
                     .set(DONORS.VERSION, version)
+                    .set(DONORS.CHANGE_SEQ, DatabaseKind.of(tx).nextChange(tx))
                     .where(owned(owner, id))
                     .execute();
         } catch (DataAccessException e) {

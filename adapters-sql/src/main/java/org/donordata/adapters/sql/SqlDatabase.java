@@ -62,6 +62,7 @@ public final class SqlDatabase implements AutoCloseable {
             this.writer = null;
             reads = new Reads.Pooled(dataSource);
             writes = new Writes.TransactionPerWrite(dsl);
+            closedFirst.add(OrdinalNumbering.start(dsl));
         }
         this.donors = new SqlDonorRepository(DonorQueries.of(kind), reads, writes);
     }

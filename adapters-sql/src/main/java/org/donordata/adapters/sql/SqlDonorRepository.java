@@ -34,19 +34,17 @@ final class SqlDonorRepository implements DonorRepository {
 
     @Override
     public List<Donor> list(ApplicationId owner, long offset, int count) {
-        return reads.query(queries.page(), page -> {
-            page.setLong(1, owner.value());
-            page.setLong(2, offset);
-            page.setInt(3, count);
+        return reads.query(queries.page().sql(), page -> {
+            queries.page().bind(page, DonorQueries.APPLICATION, owner.value(), DonorQueries.OFFSET, offset,
+                    DonorQueries.COUNT, count);
             return queries.donors(page);
         });
     }
 
     @Override
     public Optional<Donor> find(ApplicationId owner, long id) {
-        return reads.query(queries.find(), find -> {
-            find.setLong(1, owner.value());
-            find.setLong(2, id);
+        return reads.query(queries.find().sql(), find -> {
+            queries.find().bind(find, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id);
             return queries.donors(find).stream().findFirst();
         });
     }

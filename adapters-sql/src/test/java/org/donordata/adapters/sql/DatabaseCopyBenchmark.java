@@ -18,6 +18,7 @@ import org.donordata.domain.Donor;
 import org.jooq.DSLContext;
 import org.jooq.InsertSetMoreStep;
 import org.jooq.Record;
+import org.jooq.impl.DSL;
 
 /**
  * A measurement, not a test (surefire does not run it): fills a SQLite file with 100,000 donors (or the count
@@ -92,10 +93,10 @@ final class DatabaseCopyBenchmark {
                     .set(DonorColumns.values(DonorFixture.details(i)))
                     .set(DONORS.CREATED_AT, created)
                     .set(DONORS.UPDATED_AT, created.plusSeconds(i % 97))
-                    // Applications take turns, so donor i is its application's (i / applications)-th, from 1.
-                    .set(DONORS.ORDINAL, (long) (i / applications.size() + 1)));
+                    .set(DONORS.CHANGE_SEQ, (long) i + 1));
         }
         tx.batch(inserts).execute();
+        Sequencing.numberThrough(tx, tx.fetchValue(DSL.select(DSL.max(DONORS.ID)).from(DONORS)));
     }
 
     /** Independent of the copy's own verification: reads every donor back as the service would. */

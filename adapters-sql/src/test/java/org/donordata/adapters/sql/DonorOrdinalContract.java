@@ -2,6 +2,7 @@ package org.donordata.adapters.sql;
 
 import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
@@ -108,6 +109,7 @@ abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
                 assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), ordinals(migrated, first));
                 assertEquals(List.of(1L, 2L, 3L), ordinals(migrated, second));
                 Donor added = migrated.donors().insert(second, person("New", null), LATER);
+                numberEveryDonor(migrated);
                 assertEquals(List.of(1L, 2L, 3L, 4L), ordinals(migrated, second));
                 assertEquals(added.id(), migrated.donors().list(second, 3, 30).getFirst().id());
             }
@@ -115,13 +117,16 @@ abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
     }
 
     private void assertOrdinalsFollowIds(ApplicationId application) {
-        List<Long> byId = database.dsl().select(DONORS.ORDINAL).from(DONORS)
-                .where(DONORS.APPLICATION_ID.eq(application.value())).orderBy(DONORS.ID).fetch(DONORS.ORDINAL);
+        numberEveryDonor(database);
+        List<Long> byId = ordinals(database, application);
         assertEquals(LongStream.rangeClosed(1, byId.size()).boxed().toList(), byId);
+        assertEquals(database.dsl().fetchCount(DONORS, DONORS.APPLICATION_ID.eq(application.value())), byId.size());
     }
 
+    /** The ordinals of the application's donors, in id order. */
     private static List<Long> ordinals(SqlDatabase database, ApplicationId application) {
-        return database.dsl().select(DONORS.ORDINAL).from(DONORS)
-                .where(DONORS.APPLICATION_ID.eq(application.value())).orderBy(DONORS.ID).fetch(DONORS.ORDINAL);
+        return database.dsl().select(DONOR_ORDINALS.ORDINAL).from(DONOR_ORDINALS)
+                .where(DONOR_ORDINALS.APPLICATION_ID.eq(application.value())).orderBy(DONOR_ORDINALS.DONOR_ID)
+                .fetch(DONOR_ORDINALS.ORDINAL);
     }
 }

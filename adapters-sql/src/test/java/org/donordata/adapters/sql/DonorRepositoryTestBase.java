@@ -1,5 +1,8 @@
 package org.donordata.adapters.sql;
 
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
+
 import java.time.Instant;
 
 import org.donordata.application.ApplicationId;
@@ -7,6 +10,7 @@ import org.donordata.application.DonorRepository;
 import org.donordata.application.DonorRepositoryContract;
 import org.donordata.application.KeyHash;
 import org.donordata.domain.DonorDetails;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -32,6 +36,21 @@ abstract class DonorRepositoryTestBase extends DatabaseTestBase {
     /** Another node: a pool of its own on the same database, as a second service instance would open it. */
     SqlDatabase openSecondNode() {
         return SqlDatabase.open(testDatabase.settings());
+    }
+
+    /**
+     * Waits until every donor stored has its ordinal: at once on SQLite, which numbers as it inserts; on PostgreSQL
+     * within a few rounds of its numbering job (OrdinalNumbering).
+     */
+    static void numberEveryDonor(SqlDatabase database) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (database.dsl().fetchValue(DSL.select(DSL.coalesce(DSL.max(DONORS.ID), 0L)).from(DONORS))
+                > database.dsl().fetchValue(SEQUENCING.NUMBERED_THROUGH)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("donors are still not numbered after 10 s");
+            }
+            Thread.onSpinWait();
+        }
     }
 
     static DonorDetails person(String firstName, String externalId) {

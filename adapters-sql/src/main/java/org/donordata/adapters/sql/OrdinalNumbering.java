@@ -1,0 +1,93 @@
+package org.donordata.adapters.sql;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+
+/**
+ * Numbers PostgreSQL's new donors off the request path, so that no create waits for another (the V4 migration says
+ * why). Every node runs it; an advisory lock lets one node at a time do a round.
+ *
+ * <p>Exact because it numbers only below a horizon no running transaction can still insert under. It reads the id
+ * sequence's last value L, then takes a snapshot: every transaction that drew an id up to L drew it before that read,
+ * and had a transaction id by then (DonorRows.insert asks for it before drawing), so it is running in that snapshot or
+ * over. Once the oldest running transaction is younger than all of those (the current snapshot's xmin has passed the
+ * old snapshot's xmax), every id up to L is committed or gone for good, and the donors up to L are numbered in id
+ * order. Ids drawn later are larger than L.
+ */
+final class OrdinalNumbering implements AutoCloseable {
+
+    /** How often a round runs: pages read the donors not numbered yet by id, so fewer of them is all it buys. */
+    static final long ROUND_MILLIS = 100;
+
+    /** The oldest transaction still running (all below it have ended), in the reading statement's snapshot. */
+    static final Field<Long> OLDEST_RUNNING = DSL.field("pg_snapshot_xmin(pg_current_snapshot())::text::bigint",
+            Long.class);
+
+    private record Horizon(long lastId, long xmax) {
+    }
+
+    private final DSLContext dsl;
+    private final ScheduledExecutorService rounds;
+    private final String idSequence;
+    private Horizon pending;
+
+    private OrdinalNumbering(DSLContext dsl) {
+        this.dsl = dsl;
+        this.idSequence = dsl.fetchValue(DSL.field("pg_get_serial_sequence('donors', 'id')", String.class));
+        this.rounds = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("ordinal-numbering").daemon()
+                .factory());
+    }
+
+    static OrdinalNumbering start(DSLContext dsl) {
+        OrdinalNumbering numbering = new OrdinalNumbering(dsl);
+        numbering.rounds.scheduleWithFixedDelay(numbering::roundLoggingFailures, 0, ROUND_MILLIS, TimeUnit.MILLISECONDS);
+        return numbering;
+    }
+
+    /** Numbers what the horizon seen last round allows, then looks at where the horizon is now. */
+    synchronized void round() {
+        dsl.transaction(configuration -> {
+            DSLContext tx = configuration.dsl();
+            if (!tx.fetchValue(DSL.field("pg_try_advisory_xact_lock({0})", Boolean.class, DSL.inline(Sequencing.NUMBERING_LOCK)))) {
+                return;
+            }
+            long oldestRunning = tx.fetchValue(OLDEST_RUNNING);
+            if (pending != null && oldestRunning >= pending.xmax()) {
+                Sequencing.numberThrough(tx, pending.lastId());
+                pending = null;
+            }
+        });
+        if (pending == null) {
+            // Two statements, so two snapshots: the sequence is read before the snapshot is taken.
+            Long lastId = dsl.fetchValue(DSL.field("pg_sequence_last_value({0}::regclass)", Long.class,
+                    DSL.val(idSequence)));
+            long xmax = dsl.fetchValue(DSL.field("pg_snapshot_xmax(pg_current_snapshot())::text::bigint", Long.class));
+            pending = new Horizon(lastId == null ? 0 : lastId, xmax);
+        }
+    }
+
+    private void roundLoggingFailures() {
+        try {
+            round();
+        } catch (RuntimeException e) {
+            // The next round tries again; meanwhile pages read the donors not numbered yet by id, more slowly.
+            System.getLogger(OrdinalNumbering.class.getName()).log(System.Logger.Level.WARNING,
+                    "Numbering new donors failed; retrying", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        rounds.shutdownNow();
+        try {
+            rounds.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

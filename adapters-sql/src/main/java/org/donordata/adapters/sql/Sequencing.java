@@ -1,0 +1,64 @@
+package org.donordata.adapters.sql;
+
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
+
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+
+/**
+ * The bookkeeping behind ordinals and change numbers (V4 migration), for the writers that work on many donors at once:
+ * the numbering job on PostgreSQL ({@link OrdinalNumbering}) and a copy between databases.
+ */
+final class Sequencing {
+
+    /** The advisory lock PostgreSQL's numbering holds: "donors" in ASCII, and 1. */
+    static final long NUMBERING_LOCK = 0x646f6e6f72730001L;
+
+    private Sequencing() {
+    }
+
+    /**
+     * Gives every donor with an id above {@code numbered_through} and at most {@code through} its ordinal, in id order
+     * per application after the ones it has, and moves {@code numbered_through} there. Exact only when no donor with
+     * an id up to {@code through} can still be inserted: the caller makes sure of that.
+     *
+     * @return how many donors it numbered
+     */
+    static int numberThrough(DSLContext tx, long through) {
+        if (DatabaseKind.of(tx) == DatabaseKind.POSTGRESQL) {
+            // One numbering at a time, the job's rounds on every node and a copy's alike.
+            tx.fetchValue(DSL.field("pg_advisory_xact_lock({0})", Object.class, DSL.inline(NUMBERING_LOCK)));
+        }
+        Field<Long> numberedThrough = DSL.field(DSL.select(SEQUENCING.NUMBERED_THROUGH).from(SEQUENCING));
+        Field<Long> ordinalsSoFar = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), 0L))
+                .from(DONOR_ORDINALS).where(DONOR_ORDINALS.APPLICATION_ID.eq(DONORS.APPLICATION_ID)));
+        int numbered = tx.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL,
+                        DONOR_ORDINALS.DONOR_ID)
+                .select(DSL.select(DONORS.APPLICATION_ID,
+                                ordinalsSoFar.plus(DSL.rowNumber().over(DSL.partitionBy(DONORS.APPLICATION_ID)
+                                        .orderBy(DONORS.ID)).cast(Long.class)),
+                                DONORS.ID)
+                        .from(DONORS)
+                        .where(DONORS.ID.gt(numberedThrough), DONORS.ID.le(through)))
+                .execute();
+        tx.update(SEQUENCING).set(SEQUENCING.NUMBERED_THROUGH, through)
+                .where(SEQUENCING.NUMBERED_THROUGH.lt(through)).execute();
+        return numbered;
+    }
+
+    /**
+     * After donors were copied in with their change numbers: makes every change made from now on come after all of
+     * them, on either database (SQLite counts on from {@code last_change}; PostgreSQL adds {@code change_offset} to
+     * transaction ids), so a sync token taken on the source stays exact on the target.
+     */
+    static void changesAfterEveryStoredOne(DSLContext tx) {
+        Field<Long> largest = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONORS.CHANGE_SEQ), 0L)).from(DONORS));
+        tx.update(SEQUENCING)
+                .set(SEQUENCING.LAST_CHANGE, DSL.greatest(SEQUENCING.LAST_CHANGE, largest))
+                .set(SEQUENCING.CHANGE_OFFSET, DSL.greatest(SEQUENCING.CHANGE_OFFSET, largest.plus(1L)))
+                .execute();
+    }
+}
