@@ -5,9 +5,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The time a connection's client has to do its part: send a request head, send the body being read, take the
- * response being written. Helidon 4.4.0 has no such timeout on the server side (its idle-connection check
- * interrupts a connection only while it waits for a request line), so a client trickling headers or a body byte
- * by byte would hold its connection, and a request permit, for ever. A virtual thread per connection watches the
+ * response being written. Helidon 4.4.0 has no such timeout on the server side, and no release since adds one (no
+ * upstream issue; see IdleTimeoutHandler and Http1Connection.canInterrupt(), which interrupts a connection only while
+ * it waits for a request line, and SocketOptions.readTimeout, which accepted sockets never get), so a client
+ * trickling headers or a body byte by byte would hold its connection, and a request permit, for ever. A virtual thread per connection watches the
  * deadline and closes the connection once it passes. While the service itself works on a request, the deadline
  * is paused: a slow database is not the client's fault.
  */

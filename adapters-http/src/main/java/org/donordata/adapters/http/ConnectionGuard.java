@@ -17,8 +17,8 @@ import io.helidon.webserver.spi.ServerConnectionSelector;
  * HTTP/1.1, the server's only protocol, with two guards Helidon 4.4.0 lacks around each connection.
  * <ul>
  * <li>A cap on open connections that answers: Helidon's own {@code maxTcpConnections} stops accepting, so
- * clients past it wait unanswered in the kernel's accept queue. Here a connection past the cap has its request
- * answered 503 with Retry-After, then is closed.</li>
+ * clients past it wait unanswered in the kernel's accept queue (by design: helidon-io/helidon#11942 documents it in
+ * 4.5.0). Here a connection past the cap has its request answered 503 with Retry-After, then is closed.</li>
  * <li>A {@link ClientDeadline}, so a slow or silent client cannot hold a connection.</li>
  * </ul>
  * It must be the listener's only connection selector: with two, Helidon reads from a new connection to choose

@@ -65,7 +65,7 @@ final class HardenedServer {
                 .maxPayloadSize(JsonBody.MAX_BYTES)
                 // HTTP/1.1 through the guard only (see ConnectionGuard): Helidon must not add its own HTTP/1.1
                 // selector. In 4.4.0 the builder's protocolsDiscoverServices(false) does not reach the listener's
-                // discovery (the generated builder shadows the field); the configuration key does.
+                // discovery (helidon-io/helidon#11428, fixed in 4.4.1 by #11438); the configuration key does.
                 .config(Config.just(ConfigSources.create(Map.of("protocols-discover-services", "false"))))
                 .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(), settings.readTimeout()))
                 // Past the guard's cap, connections are answered 503; past twice the cap, Helidon stops accepting,
@@ -101,8 +101,9 @@ final class HardenedServer {
      * RFC 9112 sections 6.1 and 6.3: a request framed both ways, or with several or malformed lengths, may be read
      * one way by a proxy in front and another way by us (request smuggling). Helidon 4.4.0 serves such requests (two
      * Content-Length headers answered 201; Content-Length with chunked read as chunked), and a negative length hangs
-     * the connection, so they are refused here.
-     */
+     * the connection (Http1Connection.route), so they are refused here. Helidon refuses CL with TE since 4.4.1
+     * (helidon-io/helidon#11641) and repeated or negative lengths since 4.5.0 (commit 34cb31d4f7, no issue): delete
+     * this check when the service moves to 4.5.
     private static void refuseAmbiguousFraming(ServerRequest req, ServerResponse res) {
         List<String> lengths = req.headers().all(HeaderNames.CONTENT_LENGTH, List::of);
         boolean chunked = req.headers().contains(HeaderNames.TRANSFER_ENCODING);
@@ -115,8 +116,8 @@ final class HardenedServer {
 
     /*
      * Helidon 4.4.0 sends "Connection: close" but then reads the next request from the same connection
-     * (helidon-io/helidon#12324): after a refused body, the rest of that body would be read as a request.
-     * Ending the connection here makes the header true.
+     * (helidon-io/helidon#12324, fixed by #12326 after 4.5.3): after a refused body, the rest of that body would be
+     * read as a request. Ending the connection here makes the header true; delete it once Helidon has the fix.
      */
     private static void closeWhenAnnounced(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         chain.proceed();

@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -42,11 +43,25 @@ enum DatabaseKind {
         void lockIdempotencyKey(DSLContext tx, long application, String key) {
         }
 
-        // Drawn under the database's single write lock, so numbers follow commit order.
+        // Drawn by drawChange, under the database's single write lock, so numbers follow commit order.
         @Override
-        Field<Long> nextChange(DSLContext tx) {
-            return DSL.val(tx.update(SEQUENCING).set(SEQUENCING.LAST_CHANGE, SEQUENCING.LAST_CHANGE.plus(1L))
-                    .returningResult(SEQUENCING.LAST_CHANGE).fetchSingle().value1());
+        Field<Long> changeNumber() {
+            return DSL.param(DonorQueries.CHANGE, Long.class);
+        }
+
+        @Override
+        Long drawChange(DSLContext tx) {
+            return tx.connectionResult(connection -> {
+                try (var draw = connection.prepareStatement(DRAW_CHANGE); var drawn = draw.executeQuery()) {
+                    drawn.next();
+                    return drawn.getLong(1);
+                }
+            });
+        }
+
+        @Override
+        Object stored(Instant instant) {
+            return SqliteTimestamps.text(instant);
         }
 
         @Override
@@ -87,8 +102,18 @@ enum DatabaseKind {
 
         // The transaction's id, and so the same for every change it makes; the V4 migration says why it is exact.
         @Override
-        Field<Long> nextChange(DSLContext tx) {
+        Field<Long> changeNumber() {
             return TRANSACTION_ID.plus(DSL.field(DSL.select(SEQUENCING.CHANGE_OFFSET).from(SEQUENCING)));
+        }
+
+        @Override
+        Long drawChange(DSLContext tx) {
+            return null;
+        }
+
+        @Override
+        Object stored(Instant instant) {
+            return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
         }
 
         @Override
@@ -101,6 +126,9 @@ enum DatabaseKind {
         void numberAtInsert(DSLContext tx, long application, long donorId) {
         }
     };
+
+    private static final String DRAW_CHANGE =
+            "update sequencing set last_change = last_change + 1 returning last_change";
 
     /** PostgreSQL's id of the current transaction, which it assigns when first asked. */
     static final Field<Long> TRANSACTION_ID = DSL.field("pg_current_xact_id()::text::bigint", Long.class);
@@ -161,8 +189,17 @@ enum DatabaseKind {
      */
     abstract void lockIdempotencyKey(DSLContext tx, long application, String key);
 
-    /** The number of a change made now in the transaction, for {@code donors.change_seq} (the V4 migration). */
-    abstract Field<Long> nextChange(DSLContext tx);
+    /**
+     * How a write's SQL gives {@code donors.change_seq} its number (the V4 migration): an expression, or the parameter
+     * {@link DonorQueries#CHANGE}, bound to what {@link #drawChange} draws.
+     */
+    abstract Field<Long> changeNumber();
+
+    /** The number of a change made now in the transaction, where the SQL takes it as a parameter; else null. */
+    abstract Long drawChange(DSLContext tx);
+
+    /** An instant as a JDBC statement binds it to a timestamp column. */
+    abstract Object stored(Instant instant);
 
     /** Whether a donor gets its ordinal as it is inserted, or shortly after (OrdinalNumbering). */
     abstract boolean numbersAtInsert();

@@ -4,6 +4,7 @@ import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +16,8 @@ import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
 import org.jooq.Field;
+import org.jooq.Param;
+import org.jooq.impl.DSL;
 
 /**
  * The mapping between donors and rows of the {@code donors} table, driven by {@link DonorField}: every field is the
@@ -48,10 +51,28 @@ final class DonorColumns {
     static Map<Field<?>, Object> values(DonorDetails details) {
         Map<Field<?>, Object> values = new LinkedHashMap<>();
         for (DonorField field : DonorField.writableFields()) {
-            Object value = details.get(field);
-            values.put(column(field), value instanceof DonorType type ? type.key() : value);
+            values.put(column(field), stored(details.get(field)));
         }
         return values;
+    }
+
+    /** The named parameter that stands for a writable field's value in {@link DonorQueries}' writes. */
+    static Param<?> parameter(DonorField field) {
+        return DSL.param("p_" + field.key(), column(field).getType());
+    }
+
+    /** The values of {@link #parameter}s, for {@link NamedQuery#bind}: names and values alternate. */
+    static List<Object> bindings(DonorDetails details) {
+        List<Object> bindings = new ArrayList<>();
+        for (DonorField field : DonorField.writableFields()) {
+            bindings.add(parameter(field).getParamName());
+            bindings.add(stored(details.get(field)));
+        }
+        return bindings;
+    }
+
+    private static Object stored(Object value) {
+        return value instanceof DonorType type ? type.key() : value;
     }
 
     /** The donor in the current row of a result set of {@link #SELECTED}. */

@@ -3,11 +3,10 @@ package org.donordata.adapters.sql;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -18,18 +17,16 @@ import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.ExpectedVersion;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Field;
-import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
-import org.jooq.impl.DSL;
 
 /** The writes of donor rows, each within a transaction the caller runs (one per request, or one per group of them). */
 final class DonorRows {
 
     private static final UniqueConstraint EXTERNAL_ID = new UniqueConstraint(
             "donors_application_external_id_unique", "donors.application_id, donors.external_id");
+
+    private static final String[] GENERATED_ID = {DONORS.ID.getName()};
 
     private DonorRows() {
     }
@@ -39,30 +36,24 @@ final class DonorRows {
      *
      * @throws DuplicateExternalIdException when another donor of the owner has the same external id
      */
-    static Donor insert(DSLContext tx, ApplicationId owner, DonorDetails details, Instant stamp) {
-        DatabaseKind kind = DatabaseKind.of(tx);
-        Map<Field<?>, Object> values = new LinkedHashMap<>();
-        values.put(DONORS.APPLICATION_ID, owner.value());
-        values.putAll(DonorColumns.values(details));
-        values.put(DONORS.CREATED_AT, stamp);
-        values.put(DONORS.UPDATED_AT, stamp);
-        values.put(DONORS.VERSION, Donor.FIRST_VERSION);
-        // The change's number comes from a derived table the insert reads before it draws the donor's id: on
-        // PostgreSQL, reading the transaction id gives the transaction one before its id is drawn, which the numbering
-        // of ordinals relies on (OrdinalNumbering).
-        Table<?> change = DSL.select(kind.nextChange(tx).as(DONORS.CHANGE_SEQ.getName())).offset(DSL.inline(0))
-                .asTable("change");
-        List<Field<?>> selected = new ArrayList<>();
-        values.forEach((column, value) -> selected.add(DSL.val(value, column)));
-        selected.add(change.field(DONORS.CHANGE_SEQ.getName()));
-        List<Field<?>> columns = new ArrayList<>(values.keySet());
-        columns.add(DONORS.CHANGE_SEQ);
+    static Donor insert(DSLContext tx, DonorQueries queries, ApplicationId owner, DonorDetails details,
+            Instant stamp) {
+        DatabaseKind kind = queries.kind();
+        List<Object> bindings = DonorColumns.bindings(details);
+        Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.CREATED, kind.stored(stamp),
+                DonorQueries.UPDATED, kind.stored(stamp), DonorQueries.VERSION, Donor.FIRST_VERSION,
+                DonorQueries.CHANGE, kind.drawChange(tx));
         try {
-            long id = tx.insertInto(DONORS).columns(columns)
-                    .select(DSL.select(selected).from(change))
-                    .returningResult(DONORS.ID)
-                    .fetchSingle()
-                    .value1();
+            long id = tx.connectionResult(connection -> {
+                try (PreparedStatement insert = connection.prepareStatement(queries.insert().sql(), GENERATED_ID)) {
+                    queries.insert().bind(insert, bindings.toArray());
+                    insert.executeUpdate();
+                    try (ResultSet inserted = insert.getGeneratedKeys()) {
+                        inserted.next();
+                        return inserted.getLong(1);
+                    }
+                }
+            });
             kind.numberAtInsert(tx, owner.value(), id);
             return new Donor(id, details, stamp, stamp, Donor.FIRST_VERSION);
         } catch (DataAccessException e) {
@@ -97,22 +88,21 @@ final class DonorRows {
             return current;
         }
         long version = stored.version() + 1;
+        List<Object> bindings = DonorColumns.bindings(after);
+        Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id,
+                DonorQueries.UPDATED, queries.kind().stored(stamp), DonorQueries.VERSION, version,
+                DonorQueries.CHANGE, queries.kind().drawChange(tx));
         try {
-            tx.update(DONORS)
-                    .set(DonorColumns.values(after))
-                    .set(DONORS.UPDATED_AT, stamp)
-                    .set(DONORS.VERSION, version)
-                    .set(DONORS.CHANGE_SEQ, DatabaseKind.of(tx).nextChange(tx))
-                    .where(owned(owner, id))
-                    .execute();
+            tx.connectionResult(connection -> {
+                try (PreparedStatement update = connection.prepareStatement(queries.update().sql())) {
+                    queries.update().bind(update, bindings.toArray());
+                    return update.executeUpdate();
+                }
+            });
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, after);
         }
         return Optional.of(new Donor(id, after, stored.createdAt(), stamp, version));
-    }
-
-    private static Condition owned(ApplicationId owner, long id) {
-        return DONORS.APPLICATION_ID.eq(owner.value()).and(DONORS.ID.eq(id));
     }
 
     private static RuntimeException duplicateExternalIdOr(DataAccessException e, DonorDetails details) {

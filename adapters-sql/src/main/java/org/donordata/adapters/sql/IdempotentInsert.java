@@ -40,7 +40,7 @@ final class IdempotentInsert {
      * See DonorRepository.insertOnce: within the caller's transaction, the donor id the key's live row names, or the
      * id of a donor stored now together with the key's row.
      */
-    static long insertOnce(DSLContext tx, ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
+    static long insertOnce(DSLContext tx, DonorQueries queries, ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
             DonorDetails details, Instant now, Duration keyLifetime) {
         DatabaseKind.of(tx).lockIdempotencyKey(tx, owner.value(), key.value());
         // A key recorded at or before this instant has expired.
@@ -56,7 +56,7 @@ final class IdempotentInsert {
         }
         // An expired row of this key counts as absent, and makes room for the new one.
         tx.deleteFrom(IDEMPOTENCY_KEYS).where(keyOf(owner, key), IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo)).execute();
-        long donorId = DonorRows.insert(tx, owner, details, now).id();
+        long donorId = DonorRows.insert(tx, queries, owner, details, now).id();
         tx.insertInto(IDEMPOTENCY_KEYS)
                 .set(IDEMPOTENCY_KEYS.APPLICATION_ID, owner.value())
                 .set(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, key.value())

@@ -51,13 +51,13 @@ final class SqlDonorRepository implements DonorRepository {
 
     @Override
     public Donor insert(ApplicationId owner, DonorDetails details, Instant now) {
-        return writes.write(tx -> DonorRows.insert(tx, owner, details, now));
+        return writes.write(tx -> DonorRows.insert(tx, queries, owner, details, now));
     }
 
     @Override
     public long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
             Instant now, Duration keyLifetime) {
-        return writes.write(tx -> IdempotentInsert.insertOnce(tx, owner, key, fingerprint, details, now, keyLifetime));
+        return writes.write(tx -> IdempotentInsert.insertOnce(tx, queries, owner, key, fingerprint, details, now, keyLifetime));
     }
 
     @Override

@@ -31,6 +31,11 @@ final class SqliteTimestamps {
     private SqliteTimestamps() {
     }
 
+    /** An instant as jOOQ writes it, and {@link #instant} reads it. */
+    static String text(Instant instant) {
+        return STAMP.format(instant.atOffset(ZoneOffset.UTC));
+    }
+
     /**
      * Reads a stored time. The text jOOQ writes has a fixed layout, "2024-05-01 12:00:00.0001+00:00", read here digit
      * by digit: the general formatter took more than half of a page read (measured). Any other text goes to the

@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Test;
 /** SQLite's group-committing writer: writes share commits, and each is answered only as its group commits. */
 class GroupCommitWriterTest extends DonorRepositoryTestBase {
 
+    private static final DonorQueries QUERIES = DonorQueries.of(DatabaseKind.SQLITE);
+
     private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
     private GroupCommitWriter writer;
 
@@ -122,7 +124,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         }
         assertEquals(0, writer.commits());
         assertEquals(0, storedDonors());
-        assertEquals("Edsger", writer.write(tx -> DonorRows.insert(tx, owner, person("Edsger", null), CREATED))
+        assertEquals("Edsger", writer.write(tx -> DonorRows.insert(tx, QUERIES, owner, person("Edsger", null), CREATED))
                 .details().text(DonorField.FIRST_NAME), "the writer goes on after a failed group");
     }
 
@@ -132,7 +134,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         submitInsert(person("Ada", null));
         awaitQueued(1);
 
-        assertThrows(ServiceBusyException.class, () -> writer.write(tx -> DonorRows.insert(tx, owner,
+        assertThrows(ServiceBusyException.class, () -> writer.write(tx -> DonorRows.insert(tx, QUERIES, owner,
                 person("Grace", null), CREATED)));
     }
 
@@ -154,7 +156,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
     }
 
     private Future<Donor> submitInsert(DonorDetails details) {
-        return callers.submit(() -> writer.write(tx -> DonorRows.insert(tx, owner, details, CREATED)));
+        return callers.submit(() -> writer.write(tx -> DonorRows.insert(tx, QUERIES, owner, details, CREATED)));
     }
 
     private void awaitQueued(int count) throws InterruptedException {
