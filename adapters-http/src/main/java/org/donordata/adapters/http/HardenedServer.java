@@ -104,6 +104,7 @@ final class HardenedServer {
      * the connection (Http1Connection.route), so they are refused here. Helidon refuses CL with TE since 4.4.1
      * (helidon-io/helidon#11641) and repeated or negative lengths since 4.5.0 (commit 34cb31d4f7, no issue): delete
      * this check when the service moves to 4.5.
+     */
     private static void refuseAmbiguousFraming(ServerRequest req, ServerResponse res) {
         List<String> lengths = req.headers().all(HeaderNames.CONTENT_LENGTH, List::of);
         boolean chunked = req.headers().contains(HeaderNames.TRANSFER_ENCODING);
