@@ -53,7 +53,7 @@ final class OrdinalNumbering implements AutoCloseable {
     synchronized void round() {
         dsl.transaction(configuration -> {
             DSLContext tx = configuration.dsl();
-            if (!tx.fetchValue(DSL.field("pg_try_advisory_xact_lock({0})", Boolean.class, DSL.inline(Sequencing.NUMBERING_LOCK)))) {
+            if (!tx.fetchValue(DSL.field("pg_try_advisory_xact_lock(" + Sequencing.NUMBERING_LOCK + ")", Boolean.class))) {
                 return;
             }
             long oldestRunning = tx.fetchValue(OLDEST_RUNNING);

@@ -14,8 +14,11 @@ import org.jooq.impl.DSL;
  */
 final class Sequencing {
 
-    /** The advisory lock PostgreSQL's numbering holds: "donors" in ASCII, and 1. */
-    static final long NUMBERING_LOCK = 0x646f6e6f72730001L;
+    /**
+     * The advisory lock a PostgreSQL numbering round holds. Advisory locks are per database, so the key is the hash of
+     * the schema-qualified id sequence: installations in two schemas of one database do not wait for each other.
+     */
+    static final String NUMBERING_LOCK = "hashtextextended(pg_get_serial_sequence('donors', 'id'), 0)";
 
     private Sequencing() {
     }
@@ -30,7 +33,7 @@ final class Sequencing {
     static int numberThrough(DSLContext tx, long through) {
         if (DatabaseKind.of(tx) == DatabaseKind.POSTGRESQL) {
             // One numbering at a time, the job's rounds on every node and a copy's alike.
-            tx.fetchValue(DSL.field("pg_advisory_xact_lock({0})", Object.class, DSL.inline(NUMBERING_LOCK)));
+            tx.fetchValue(DSL.field("pg_advisory_xact_lock(" + NUMBERING_LOCK + ")", Object.class));
         }
         Field<Long> numberedThrough = DSL.field(DSL.select(SEQUENCING.NUMBERED_THROUGH).from(SEQUENCING));
         Field<Long> ordinalsSoFar = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), 0L))
