@@ -4,10 +4,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
@@ -23,8 +26,32 @@ import org.donordata.domain.IdempotencyKeyReuseException;
  */
 public interface DonorRepository {
 
-    /** Up to {@code count} of the owner's donors in ascending id order, skipping the first {@code offset}. */
-    List<Donor> list(ApplicationId owner, long offset, int count);
+    /**
+     * Up to {@code count} of the owner's donors that match the filter, in ascending id order, skipping the first
+     * {@code offset} of them.
+     */
+    List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count);
+
+    /**
+     * Up to {@code count} of the owner's donors whose latest change comes after {@code after}, in change order, each
+     * with the position of that change. Exact across nodes and concurrent writers: a change is returned only once no
+     * change that comes before it can still commit, so a reader that moves its position to the last one returned never
+     * skips a committed change. A donor changed again later is returned again, at its new position.
+     */
+    List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count);
+
+    /**
+     * Atomically, whichever node runs it: when the owner has a donor with this external id, modifies it as
+     * {@link #modify} does (the version checked first); otherwise stores the details {@code create} gives as a new
+     * donor, at most once per idempotency key as {@link #insertOnce} does (a live key whose create sent the same
+     * details answers that create's donor as created). Of concurrent calls with one external id, one creates and the
+     * others modify the donor it created.
+     *
+     * @throws DonorVersionMismatchException when modifying a donor at a version {@code expected} does not accept
+     * @throws IdempotencyKeyReuseException when the key's first create had other details
+     */
+    Upserted upsert(ApplicationId owner, String externalId, ExpectedVersion expected, UnaryOperator<DonorDetails> modify,
+            Supplier<DonorDetails> create, Optional<IdempotencyKey> key, Instant now, Duration keyLifetime);
 
     Optional<Donor> find(ApplicationId owner, long id);
 

@@ -3,11 +3,14 @@ package org.donordata.application;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
+import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.DonorVersionMismatchException;
@@ -45,9 +48,19 @@ public final class DonorService {
         this.idempotencyKeyLifetime = idempotencyKeyLifetime;
     }
 
-    /** One page of the owner's donors, in ascending id order. */
-    public Page<Donor> list(ApplicationId owner, PageRequest request) {
-        return Page.fromLookahead(donors.list(owner, request.offset(), request.limit() + 1), request);
+    /** One page of the owner's donors that match the filter, in ascending id order. */
+    public Page<Donor> list(ApplicationId owner, DonorFilter filter, PageRequest request) {
+        return Page.fromLookahead(donors.list(owner, filter, request.offset(), request.limit() + 1), request);
+    }
+
+    /**
+     * The owner's donors changed after {@code since}, in the order their changes became visible, each once at its
+     * current state; none is ever skipped (see DonorRepository.changesAfter).
+     */
+    public ChangesPage changes(ApplicationId owner, ChangePosition since, int limit) {
+        List<Changed> changed = donors.changesAfter(owner, since, limit);
+        ChangePosition next = changed.isEmpty() ? since : changed.getLast().position();
+        return new ChangesPage(changed.stream().map(Changed::donor).toList(), next);
     }
 
     /** @throws DonorNotFoundException when the owner has no such donor */
@@ -90,5 +103,22 @@ public final class DonorService {
     public Donor modify(ApplicationId owner, long id, DonorChanges changes, ExpectedVersion expected) {
         return donors.modify(owner, id, expected, changes::applyTo, StoredTime.now(clock))
                 .orElseThrow(DonorNotFoundException::new);
+    }
+
+    /**
+     * Modifies the owner's donor with this external id (the modify rules, {@code expected} checked), or creates one
+     * with it (the create rules, at most once per idempotency key), atomically.
+     *
+     * @throws InvalidInputException naming every bad or missing field; {@code external_id} when the fields name another
+     *         one than {@code externalId}, or it is no valid external id
+     * @throws DonorVersionMismatchException when modifying a donor at a version {@code expected} does not accept
+     * @throws IdempotencyKeyReuseException when the key's first create sent a different donor
+     */
+    public Upserted upsert(ApplicationId owner, String externalId, DonorChanges fields, ExpectedVersion expected,
+            Optional<IdempotencyKey> idempotencyKey) {
+        DonorChanges withId = fields.withExternalId(externalId);
+        return donors.upsert(owner, externalId, expected, withId::applyTo,
+                () -> withId.applyTo(DonorDetails.DEFAULTS), idempotencyKey, StoredTime.now(clock),
+                idempotencyKeyLifetime);
     }
 }

@@ -24,10 +24,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
+import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
@@ -36,6 +38,7 @@ import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.IdempotencyKeyReuseException;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Problem;
+import org.donordata.domain.DonorType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -141,12 +144,12 @@ public abstract class DonorRepositoryContract {
             return donors.insert(owner, person("Mine" + i, null), CREATED);
         }).toList();
 
-        assertEquals(mine.subList(0, 2), donors.list(owner, 0, 2));
-        assertEquals(mine.subList(2, 4), donors.list(owner, 2, 2));
-        assertEquals(mine.subList(4, 5), donors.list(owner, 4, 2));
-        assertEquals(List.of(), donors.list(owner, 5, 2));
-        assertEquals(List.of(), donors.list(owner, Long.MAX_VALUE, 31));
-        assertEquals(mine, donors.list(owner, 0, 30));
+        assertEquals(mine.subList(0, 2), donors.list(owner, DonorFilter.NONE, 0, 2));
+        assertEquals(mine.subList(2, 4), donors.list(owner, DonorFilter.NONE, 2, 2));
+        assertEquals(mine.subList(4, 5), donors.list(owner, DonorFilter.NONE, 4, 2));
+        assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, 5, 2));
+        assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, Long.MAX_VALUE, 31));
+        assertEquals(mine, donors.list(owner, DonorFilter.NONE, 0, 30));
     }
 
     @Test
@@ -154,7 +157,7 @@ public abstract class DonorRepositoryContract {
         Donor theirs = donors.insert(otherOwner, person("Theirs", "ext-1"), CREATED);
 
         assertEquals(Optional.empty(), donors.find(owner, theirs.id()));
-        assertEquals(List.of(), donors.list(owner, 0, 30));
+        assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, 0, 30));
         assertEquals(Optional.empty(), modify(owner, theirs.id(), "city", "Changed"));
         assertEquals(Optional.empty(), donors.modify(owner, theirs.id(), ExpectedVersion.oneOf(Set.of(1L)),
                 d -> with(d, "city", "X"), LATER));
@@ -192,7 +195,7 @@ public abstract class DonorRepositoryContract {
                 () -> donors.insert(owner, person("Second", "crm-7"), LATER));
 
         assertEquals("Another donor already has external_id 'crm-7'.", rejected.getMessage());
-        assertEquals(List.of(first), donors.list(owner, 0, 30));
+        assertEquals(List.of(first), donors.list(owner, DonorFilter.NONE, 0, 30));
     }
 
     @Test
@@ -203,7 +206,7 @@ public abstract class DonorRepositoryContract {
         assertThrows(DuplicateExternalIdException.class, () -> donors.modify(owner, second.id(), ExpectedVersion.ANY,
                 d -> with(with(d, "external_id", "crm-7"), "city", "Leeds"), LATER));
 
-        assertEquals(List.of(first, second), donors.list(owner, 0, 30));
+        assertEquals(List.of(first, second), donors.list(owner, DonorFilter.NONE, 0, 30));
     }
 
     @Test
@@ -220,7 +223,7 @@ public abstract class DonorRepositoryContract {
         donors.insert(owner, person("One", null), CREATED);
         donors.insert(owner, person("Two", null), CREATED);
 
-        assertEquals(2, donors.list(owner, 0, 30).size());
+        assertEquals(2, donors.list(owner, DonorFilter.NONE, 0, 30).size());
     }
 
     // ---- modifies and versions
@@ -387,7 +390,7 @@ public abstract class DonorRepositoryContract {
         long retried = insertOnce(owner, KEY, ADA, CREATED.plusSeconds(30));
 
         assertEquals(id, retried);
-        assertEquals(List.of(new Donor(id, ADA, CREATED, CREATED, 1)), donors.list(owner, 0, 30));
+        assertEquals(List.of(new Donor(id, ADA, CREATED, CREATED, 1)), donors.list(owner, DonorFilter.NONE, 0, 30));
     }
 
     @Test
@@ -396,7 +399,7 @@ public abstract class DonorRepositoryContract {
         modify(owner, id, "city", "Paris");
 
         assertEquals(id, insertOnce(owner, KEY, ADA, SOON));
-        assertEquals(1, donors.list(owner, 0, 30).size());
+        assertEquals(1, donors.list(owner, DonorFilter.NONE, 0, 30).size());
     }
 
     @Test
@@ -408,7 +411,7 @@ public abstract class DonorRepositoryContract {
 
         assertEquals("The idempotency key 'order-4711' was already used to create a different donor; send the same"
                 + " donor to retry that create, or a new key to create another.", refused.getMessage());
-        assertEquals(List.of(id), donors.list(owner, 0, 30).stream().map(Donor::id).toList());
+        assertEquals(List.of(id), donors.list(owner, DonorFilter.NONE, 0, 30).stream().map(Donor::id).toList());
     }
 
     @Test
@@ -431,7 +434,7 @@ public abstract class DonorRepositoryContract {
         long afterExpiry = insertOnce(owner, KEY, with(ADA, "external_id", "crm-9"), expiry);
 
         assertNotEquals(first, afterExpiry);
-        assertEquals(2, donors.list(owner, 0, 30).size());
+        assertEquals(2, donors.list(owner, DonorFilter.NONE, 0, 30).size());
         assertEquals(afterExpiry, insertOnce(owner, KEY, with(ADA, "external_id", "crm-9"), expiry.plusSeconds(1)));
         assertThrows(IdempotencyKeyReuseException.class, () -> insertOnce(owner, KEY, ADA, expiry.plusSeconds(1)));
     }
@@ -457,7 +460,7 @@ public abstract class DonorRepositoryContract {
             assertEquals(Collections.nCopies(8, id), outcomes, details::toString);
             assertEquals(Optional.of(details), donors.find(owner, (Long) id).map(Donor::details));
         }
-        assertEquals(2, donors.list(owner, 0, 30).size());
+        assertEquals(2, donors.list(owner, DonorFilter.NONE, 0, 30).size());
     }
 
     @Test
@@ -467,7 +470,167 @@ public abstract class DonorRepositoryContract {
         List<Object> ids = outcomes.stream().filter(Long.class::isInstance).toList();
         assertEquals(1, ids.size(), outcomes::toString);
         assertEquals(7, outcomes.stream().filter(IdempotencyKeyReuseException.class::isInstance).count());
-        assertEquals(List.of(ids.getFirst()), donors.list(owner, 0, 30).stream().map(Donor::id).toList());
+        assertEquals(List.of(ids.getFirst()), donors.list(owner, DonorFilter.NONE, 0, 30).stream().map(Donor::id).toList());
+    }
+
+    // ---- filters
+
+    @Test
+    void emailMatchesWhateverTheCaseBeyondAscii() {
+        Donor zoe = donors.insert(owner, with(person("Zoë", null), "email", "zoë.müller@example.org"), CREATED);
+        Donor strasse = donors.insert(owner, with(person("Gretel", null), "email", "GRETEL@STRASSE.example"), CREATED);
+        donors.insert(owner, with(person("Other", null), "email", "zoe.muller@example.org"), CREATED);
+        donors.insert(otherOwner, with(person("Theirs", null), "email", "zoë.müller@example.org"), CREATED);
+
+        assertEquals(List.of(zoe), list(filter("ZOË.MÜLLER@EXAMPLE.ORG", null, null, null, null), 0, 30));
+        assertEquals(List.of(zoe), list(filter("Zoë.Müller@Example.org", null, null, null, null), 0, 30));
+        assertEquals(List.of(strasse), list(filter("gretel@straße.example", null, null, null, null), 0, 30));
+        assertEquals(List.of(), list(filter("zoë@example.org", null, null, null, null), 0, 30));
+    }
+
+    @Test
+    void filtersCombineAndPageWithinTheFilteredSet() {
+        List<Donor> organizations = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            donors.insert(owner, person("Person " + i, "p-" + i), CREATED);
+            organizations.add(donors.insert(owner, DonorChanges.from(document("type", "organization",
+                    "organization_name", "Org " + i, "external_id", "o-" + i)).applyTo(DonorDetails.DEFAULTS), LATER));
+        }
+
+        DonorFilter organizationsOnly = filter(null, null, DonorType.ORGANIZATION, null, null);
+        assertEquals(organizations.subList(0, 3), list(organizationsOnly, 0, 3));
+        assertEquals(organizations.subList(3, 6), list(organizationsOnly, 3, 3));
+        assertEquals(organizations.subList(6, 7), list(organizationsOnly, 6, 3));
+        assertEquals(List.of(organizations.get(4)), list(filter(null, "o-4", null, null, null), 0, 30));
+        assertEquals(List.of(), list(filter(null, "o-4", DonorType.INDIVIDUAL, null, null), 0, 30));
+        assertEquals(List.of(), list(filter(null, "O-4", null, null, null), 0, 30), "external ids match exactly");
+    }
+
+    @Test
+    void sinceFiltersAreInclusive() {
+        Donor early = donors.insert(owner, person("Early", null), CREATED);
+        Donor late = donors.insert(owner, person("Late", null), LATER);
+        Donor touched = modify(owner, early.id(), "city", "Oslo").orElseThrow();
+
+        assertEquals(List.of(touched, late), list(filter(null, null, null, CREATED, null), 0, 30));
+        assertEquals(List.of(late), list(filter(null, null, null, LATER, null), 0, 30));
+        assertEquals(List.of(), list(filter(null, null, null, LATER.plusNanos(1_000), null), 0, 30));
+        assertEquals(List.of(touched, late), list(filter(null, null, null, null, LATER), 0, 30));
+        assertEquals(List.of(touched), list(filter(null, null, DonorType.INDIVIDUAL, CREATED.minusSeconds(1),
+                LATER), 0, 1));
+    }
+
+    private List<Donor> list(DonorFilter filter, long offset, int count) {
+        return donors.list(owner, filter, offset, count);
+    }
+
+    static DonorFilter filter(String email, String externalId, DonorType type, Instant createdSince,
+            Instant updatedSince) {
+        return new DonorFilter(Optional.ofNullable(email), Optional.ofNullable(externalId), Optional.ofNullable(type),
+                Optional.ofNullable(createdSince), Optional.ofNullable(updatedSince));
+    }
+
+    // ---- the sequence of changes
+
+    @Test
+    void changesComeInTheOrderTheyWereMadeEachDonorOnceAtItsLatest() {
+        Donor first = donors.insert(owner, person("First", null), CREATED);
+        Donor second = donors.insert(owner, person("Second", null), CREATED);
+        donors.insert(otherOwner, person("Theirs", null), CREATED);
+        Donor firstAgain = modify(owner, first.id(), "city", "Oslo").orElseThrow();
+
+        List<Changed> all = donors.changesAfter(owner, ChangePosition.START, 30);
+
+        assertEquals(List.of(second, firstAgain), all.stream().map(Changed::donor).toList());
+        assertTrue(comesAfter(all.get(1).position(), all.get(0).position()));
+        assertEquals(List.of(), donors.changesAfter(owner, all.getLast().position(), 30));
+    }
+
+    @Test
+    void changesArePagedFromAPositionAndMoveOnWithNewChanges() {
+        List<Donor> created = IntStream.range(0, 5).mapToObj(i -> donors.insert(owner, person("D" + i, null), CREATED))
+                .toList();
+        List<Changed> firstTwo = donors.changesAfter(owner, ChangePosition.START, 2);
+        List<Changed> rest = donors.changesAfter(owner, firstTwo.getLast().position(), 30);
+
+        assertEquals(created.subList(0, 2), firstTwo.stream().map(Changed::donor).toList());
+        assertEquals(created.subList(2, 5), rest.stream().map(Changed::donor).toList());
+        Donor changed = modify(owner, created.get(0).id(), "city", "Rome").orElseThrow();
+        assertEquals(List.of(changed), donors.changesAfter(owner, rest.getLast().position(), 30).stream()
+                .map(Changed::donor).toList());
+    }
+
+    @Test
+    void aModifyThatChangesNothingIsNoChange() {
+        Donor donor = donors.insert(owner, person("Ada", null), CREATED);
+        ChangePosition seen = donors.changesAfter(owner, ChangePosition.START, 30).getLast().position();
+
+        modify(owner, donor.id(), "first_name", "Ada");
+
+        assertEquals(List.of(), donors.changesAfter(owner, seen, 30));
+    }
+
+    private static boolean comesAfter(ChangePosition later, ChangePosition earlier) {
+        return later.change() > earlier.change()
+                || (later.change() == earlier.change() && later.donorId() > earlier.donorId());
+    }
+
+    // ---- create or modify by external id
+
+    @Test
+    void upsertCreatesWhenTheExternalIdIsNewAndModifiesWhenItIsKnown() {
+        Upserted created = upsert("crm-1", "city", "Oslo", ExpectedVersion.ANY, Optional.empty());
+        Upserted modified = upsert("crm-1", "city", "Rome", ExpectedVersion.ANY, Optional.empty());
+
+        assertTrue(created.created());
+        assertEquals("crm-1", created.donor().details().text(DonorField.EXTERNAL_ID));
+        assertEquals(false, modified.created());
+        assertEquals(created.donor().id(), modified.donor().id());
+        assertEquals("Rome", donors.find(owner, created.donor().id()).orElseThrow().details().text(DonorField.CITY));
+        assertEquals(2, modified.donor().version());
+    }
+
+    @Test
+    void upsertChecksTheExpectedVersionOnlyWhenItModifies() {
+        Upserted created = upsert("crm-1", "city", "Oslo", ExpectedVersion.oneOf(Set.of(7L)), Optional.empty());
+
+        assertThrows(DonorVersionMismatchException.class,
+                () -> upsert("crm-1", "city", "Rome", ExpectedVersion.oneOf(Set.of(7L)), Optional.empty()));
+        assertEquals(Optional.of(created.donor()), donors.find(owner, created.donor().id()));
+    }
+
+    @Test
+    void aRetriedUpsertWithItsKeyAnswersTheCreateAgain() {
+        Upserted first = upsert("crm-1", "city", "Oslo", ExpectedVersion.ANY, Optional.of(KEY));
+        Upserted retried = upsert("crm-1", "city", "Oslo", ExpectedVersion.ANY, Optional.of(KEY));
+
+        assertTrue(retried.created());
+        assertEquals(first.donor(), retried.donor());
+        assertThrows(IdempotencyKeyReuseException.class,
+                () -> upsert("crm-1", "city", "Rome", ExpectedVersion.ANY, Optional.of(KEY)));
+    }
+
+    @Test
+    void concurrentUpsertsOfOneNewExternalIdOnTwoNodesLeaveOneDonor() throws Exception {
+        CyclicBarrier start = new CyclicBarrier(12);
+        DonorRepository second = secondNode();
+        List<Object> outcomes = runConcurrently(12, t -> {
+            DonorRepository node = t % 2 == 0 ? donors : second;
+            start.await();
+            return node.upsert(owner, "crm-race", ExpectedVersion.ANY, d -> with(d, "notes", "thread " + t),
+                    () -> with(with(person("Racer", null), "external_id", "crm-race"), "notes", "thread " + t),
+                    Optional.empty(), CREATED, LIFETIME).created();
+        });
+
+        assertEquals(1, outcomes.stream().filter(Boolean.TRUE::equals).count(), outcomes::toString);
+        assertEquals(11, outcomes.stream().filter(Boolean.FALSE::equals).count(), outcomes::toString);
+        assertEquals(1, list(filter(null, "crm-race", null, null, null), 0, 30).size());
+    }
+
+    private Upserted upsert(String externalId, String field, Object value, ExpectedVersion expected,
+            Optional<IdempotencyKey> key) {
+        return donors.upsert(owner, externalId, expected, d -> with(d, field, value),
+                () -> with(with(person("Ada", null), "external_id", externalId), field, value), key, LATER, LIFETIME);
     }
 
     /** One create per thread with the same key, all released at once, alternating between two nodes. */

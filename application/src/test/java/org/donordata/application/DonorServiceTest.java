@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
 
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
@@ -45,9 +46,9 @@ class DonorServiceTest {
 
     @Test
     void listAsksForOneMoreThanTheLimitToLearnWhetherANextPageExists() {
-        when(repository.list(OWNER, 30, 11)).thenReturn(donors(11));
+        when(repository.list(OWNER, DonorFilter.NONE, 30, 11)).thenReturn(donors(11));
 
-        Page<Donor> page = service.list(OWNER, new PageRequest(10, 30));
+        Page<Donor> page = service.list(OWNER, DonorFilter.NONE, new PageRequest(10, 30));
 
         assertEquals(10, page.items().size());
         assertEquals(Optional.of(new PageRequest(10, 40)), page.next());

@@ -3,17 +3,21 @@ package org.donordata.application;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
+import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
@@ -27,7 +31,7 @@ import org.donordata.domain.IdempotencyKeyReuseException;
  */
 public final class InMemoryDonorRepository implements DonorRepository {
 
-    private record Row(ApplicationId owner, Donor donor) {
+    private record Row(ApplicationId owner, Donor donor, long change) {
     }
 
     private record KeyOf(ApplicationId owner, IdempotencyKey key) {
@@ -38,6 +42,7 @@ public final class InMemoryDonorRepository implements DonorRepository {
 
     private final List<Row> rows = new ArrayList<>();
     private final Map<KeyOf, KeyUse> keys = new HashMap<>();
+    private long changes;
 
     public synchronized void clear() {
         rows.clear();
@@ -49,8 +54,21 @@ public final class InMemoryDonorRepository implements DonorRepository {
     }
 
     @Override
-    public synchronized List<Donor> list(ApplicationId owner, long offset, int count) {
-        return owned(owner).skip(offset).limit(count).toList();
+    public synchronized List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
+        return owned(owner).filter(filter::matches).skip(offset).limit(count).toList();
+    }
+
+    @Override
+    public synchronized List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
+        Comparator<ChangePosition> order = Comparator.comparingLong(ChangePosition::change)
+                .thenComparingLong(ChangePosition::donorId);
+        return rows.stream()
+                .filter(row -> row.owner().equals(owner))
+                .map(row -> new Changed(row.donor(), new ChangePosition(row.change(), row.donor().id())))
+                .filter(changed -> order.compare(changed.position(), after) > 0)
+                .sorted(Comparator.comparing(Changed::position, order))
+                .limit(count)
+                .toList();
     }
 
     @Override
@@ -62,7 +80,7 @@ public final class InMemoryDonorRepository implements DonorRepository {
     public synchronized Donor insert(ApplicationId owner, DonorDetails details, Instant now) {
         requireUniqueExternalId(owner, 0, details);
         Donor donor = new Donor(rows.size() + 1, details, now, now, Donor.FIRST_VERSION);
-        rows.add(new Row(owner, donor));
+        rows.add(new Row(owner, donor, ++changes));
         return donor;
     }
 
@@ -97,8 +115,33 @@ public final class InMemoryDonorRepository implements DonorRepository {
         }
         requireUniqueExternalId(owner, id, details);
         Donor changed = new Donor(id, details, current.get().createdAt(), now, current.get().version() + 1);
-        rows.set((int) id - 1, new Row(owner, changed));
+        rows.set((int) id - 1, new Row(owner, changed, ++changes));
         return Optional.of(changed);
+    }
+
+    @Override
+    public synchronized Upserted upsert(ApplicationId owner, String externalId, ExpectedVersion expected,
+            UnaryOperator<DonorDetails> modify, Supplier<DonorDetails> create, Optional<IdempotencyKey> key,
+            Instant now, Duration keyLifetime) {
+        if (key.isPresent()) {
+            KeyUse earlier = keys.get(new KeyOf(owner, key.get()));
+            if (earlier != null && earlier.usedAt().isAfter(now.minus(keyLifetime))) {
+                if (!earlier.fingerprint().equals(DonorFingerprint.of(create.get()))) {
+                    throw new IdempotencyKeyReuseException(key.get());
+                }
+                return new Upserted(find(owner, earlier.donorId()).orElseThrow(), true);
+            }
+        }
+        Optional<Donor> existing = owned(owner)
+                .filter(donor -> externalId.equals(donor.details().text(DonorField.EXTERNAL_ID))).findFirst();
+        if (existing.isPresent()) {
+            return new Upserted(modify(owner, existing.get().id(), expected, modify, now).orElseThrow(), false);
+        }
+        DonorDetails details = create.get();
+        long id = key.isPresent()
+                ? insertOnce(owner, key.get(), DonorFingerprint.of(details), details, now, keyLifetime)
+                : insert(owner, details, now).id();
+        return new Upserted(find(owner, id).orElseThrow(), true);
     }
 
     private Stream<Donor> owned(ApplicationId owner) {

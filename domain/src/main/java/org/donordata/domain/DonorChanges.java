@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -104,6 +105,27 @@ public final class DonorChanges {
             return "must be an ISO 3166-1 alpha-2 country code in upper case, such as GB or US";
         }
         return null;
+    }
+
+    /**
+     * These changes with the external id set to {@code externalId}, as a create-or-modify by external id names it
+     * outside the fields: checked as if sent, and when the fields send one too, it must be the same.
+     */
+    public DonorChanges withExternalId(String externalId) {
+        DonorField field = DonorField.EXTERNAL_ID;
+        Map<DonorField, Object> named = new EnumMap<>(DonorField.class);
+        List<Problem> all = new ArrayList<>(problems);
+        read(field, externalId, named, all);
+        Object value = named.get(field);
+        if (all.size() == problems.size() && value == null) {
+            all.add(new Problem(field.key(), "must not be blank"));
+        } else if (values.containsKey(field) && !Objects.equals(values.get(field), value)) {
+            all.add(new Problem(field.key(), "must be the one the request names outside the body, or not be sent"));
+        }
+        Map<DonorField, Object> merged = new EnumMap<>(DonorField.class);
+        merged.putAll(values);
+        merged.putAll(named);
+        return new DonorChanges(merged, all);
     }
 
     /**

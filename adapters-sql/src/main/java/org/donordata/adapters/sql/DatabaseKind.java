@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -40,7 +41,7 @@ enum DatabaseKind {
 
         // Writes are serial already: the single writer runs them one after the other.
         @Override
-        void lockIdempotencyKey(DSLContext tx, long application, String key) {
+        void lockKey(DSLContext tx, long application, String key) {
         }
 
         // Drawn by drawChange, under the database's single write lock, so numbers follow commit order.
@@ -62,6 +63,12 @@ enum DatabaseKind {
         @Override
         Object stored(Instant instant) {
             return SqliteTimestamps.text(instant);
+        }
+
+        // Readers see whole commits, and numbers are drawn in commit order.
+        @Override
+        Condition changesFinal(Field<Long> changeSeq) {
+            return DSL.noCondition();
         }
 
         @Override
@@ -96,7 +103,7 @@ enum DatabaseKind {
         // An advisory lock on a hash of the key, held to commit: a rare collision of two keys' hashes only makes
         // their creates wait for each other.
         @Override
-        void lockIdempotencyKey(DSLContext tx, long application, String key) {
+        void lockKey(DSLContext tx, long application, String key) {
             tx.fetch("select pg_advisory_xact_lock(hashtextextended({0}, {1}))", DSL.val(key), DSL.val(application));
         }
 
@@ -116,6 +123,13 @@ enum DatabaseKind {
             return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
         }
 
+        // Below the oldest transaction still running in the reading statement's snapshot, no change can commit any
+        // more: every transaction that could is running (so at or above it) or has not begun (so above its xmax).
+        @Override
+        Condition changesFinal(Field<Long> changeSeq) {
+            return changeSeq.lt(OLDEST_RUNNING.plus(DSL.field(DSL.select(SEQUENCING.CHANGE_OFFSET).from(SEQUENCING))));
+        }
+
         @Override
         boolean numbersAtInsert() {
             return false;
@@ -129,6 +143,10 @@ enum DatabaseKind {
 
     private static final String DRAW_CHANGE =
             "update sequencing set last_change = last_change + 1 returning last_change";
+
+    /** PostgreSQL's oldest transaction still running (all below it have ended), in the reading statement's snapshot. */
+    static final Field<Long> OLDEST_RUNNING = DSL.field("pg_snapshot_xmin(pg_current_snapshot())::text::bigint",
+            Long.class);
 
     /** PostgreSQL's id of the current transaction, which it assigns when first asked. */
     static final Field<Long> TRANSACTION_ID = DSL.field("pg_current_xact_id()::text::bigint", Long.class);
@@ -184,10 +202,11 @@ enum DatabaseKind {
     abstract <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select);
 
     /**
-     * Makes the transaction's create with this idempotency key wait for any other's with the same key, until that one
-     * commits or rolls back, so that each reads the key's row as the one before it left it.
+     * Makes the transaction wait for any other that locked the same key of the application (an idempotency key, an
+     * external id), until that one commits or rolls back, so that each reads the rows the key names as the one before
+     * it left them.
      */
-    abstract void lockIdempotencyKey(DSLContext tx, long application, String key);
+    abstract void lockKey(DSLContext tx, long application, String key);
 
     /**
      * How a write's SQL gives {@code donors.change_seq} its number (the V4 migration): an expression, or the parameter
@@ -200,6 +219,12 @@ enum DatabaseKind {
 
     /** An instant as a JDBC statement binds it to a timestamp column. */
     abstract Object stored(Instant instant);
+
+    /**
+     * Of the changes a read sees, those that no change yet to commit can come before: what the sync feed may hand
+     * out without ever skipping one (the V4 migration).
+     */
+    abstract Condition changesFinal(Field<Long> changeSeq);
 
     /** Whether a donor gets its ordinal as it is inserted, or shortly after (OrdinalNumbering). */
     abstract boolean numbersAtInsert();

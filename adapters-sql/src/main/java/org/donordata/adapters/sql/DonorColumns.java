@@ -15,6 +15,7 @@ import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
+import org.donordata.domain.EmailAddress;
 import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.impl.DSL;
@@ -28,11 +29,12 @@ final class DonorColumns {
 
     private static final DonorField[] FIELDS = DonorField.values();
 
-    /** What a donor read selects: every field's column in field order, then the version. */
+    /** What a donor read selects: every field's column in field order, the version, then the change's number. */
     static final List<Field<?>> SELECTED = Stream.concat(Stream.of(FIELDS).map(DonorColumns::column),
-            Stream.of(DONORS.VERSION)).toList();
+            Stream.of(DONORS.VERSION, DONORS.CHANGE_SEQ)).toList();
 
     private static final int VERSION_COLUMN = FIELDS.length + 1;
+    private static final int CHANGE_COLUMN = FIELDS.length + 2;
 
     private DonorColumns() {
     }
@@ -61,6 +63,13 @@ final class DonorColumns {
         return DSL.param("p_" + field.key(), column(field).getType());
     }
 
+    /**
+     * The column that holds the email address in the form an email filter matches ({@link EmailAddress#fold}), and
+     * its parameter in {@link DonorQueries}' writes.
+     */
+    static final Field<String> FOLDED_EMAIL = DONORS.EMAIL_FOLDED;
+    static final Param<String> FOLDED_EMAIL_PARAMETER = DSL.param("p_email_folded", String.class);
+
     /** The values of {@link #parameter}s, for {@link NamedQuery#bind}: names and values alternate. */
     static List<Object> bindings(DonorDetails details) {
         List<Object> bindings = new ArrayList<>();
@@ -68,6 +77,9 @@ final class DonorColumns {
             bindings.add(parameter(field).getParamName());
             bindings.add(stored(details.get(field)));
         }
+        String email = details.text(DonorField.EMAIL);
+        bindings.add(FOLDED_EMAIL_PARAMETER.getParamName());
+        bindings.add(email == null ? null : EmailAddress.fold(email));
         return bindings;
     }
 
@@ -82,6 +94,11 @@ final class DonorColumns {
             record.put(FIELDS[i], value(FIELDS[i], row, i + 1, kind));
         }
         return Donor.of(record, row.getLong(VERSION_COLUMN));
+    }
+
+    /** The number of the latest change to the donor in the current row (the V4 migration). */
+    static long change(ResultSet row) throws SQLException {
+        return row.getLong(CHANGE_COLUMN);
     }
 
     private static Object value(DonorField field, ResultSet row, int column, DatabaseKind kind) throws SQLException {

@@ -8,12 +8,20 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import org.donordata.application.Changed;
+import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorFilter;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
@@ -35,7 +43,8 @@ import org.jooq.impl.DSL;
  * @param update a donor's new details, timestamp, version and change number
  */
 record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate, NamedQuery page, NamedQuery insert,
-        NamedQuery update) {
+        NamedQuery update, NamedQuery changes, NamedQuery findByExternalIdForUpdate,
+        Map<Set<Criterion>, NamedQuery> filteredPages) {
 
     static final String APPLICATION = "p_application";
     static final String ID = "p_id";
@@ -45,6 +54,36 @@ record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate
     static final String UPDATED = "p_updated";
     static final String VERSION = "p_version";
     static final String CHANGE = "p_change";
+    static final String EXTERNAL_ID = "p_external_id";
+
+    /** A criterion of a filtered list (contract section 8), with the condition it adds and its parameter. */
+    enum Criterion {
+        EMAIL(DonorColumns.FOLDED_EMAIL, "p_filter_email", false),
+        EXTERNAL_ID(DonorColumns.column(DonorField.EXTERNAL_ID), "p_filter_external_id", false),
+        TYPE(DonorColumns.column(DonorField.TYPE), "p_filter_type", false),
+        CREATED_SINCE(DONORS.CREATED_AT, "p_created_since", true),
+        UPDATED_SINCE(DONORS.UPDATED_AT, "p_updated_since", true);
+
+        private final Field<Object> column;
+        private final String parameter;
+        private final boolean since;
+
+        @SuppressWarnings("unchecked")
+        Criterion(Field<?> column, String parameter, boolean since) {
+            this.column = (Field<Object>) column;
+            this.parameter = parameter;
+            this.since = since;
+        }
+
+        String parameter() {
+            return parameter;
+        }
+
+        Condition condition() {
+            Param<Object> value = DSL.param(parameter, column.getType());
+            return since ? column.ge(value) : column.eq(value);
+        }
+    }
 
     private static final Param<Long> APPLICATION_ID = DSL.param(APPLICATION, Long.class);
     private static final Param<Long> OFFSET_VALUE = DSL.param(OFFSET, Long.class);
@@ -54,10 +93,58 @@ record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate
         DSLContext renderer = DSL.using(kind.dialect());
         var byId = DSL.select(DonorColumns.SELECTED).from(DONORS)
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID), DONORS.ID.eq(DSL.param(ID, Long.class)));
+        var byExternalId = DSL.select(DonorColumns.SELECTED).from(DONORS).where(DONORS.APPLICATION_ID.eq(APPLICATION_ID),
+                DONORS.field(DonorField.EXTERNAL_ID.key(), String.class).eq(DSL.param(EXTERNAL_ID, String.class)));
+        Map<Set<Criterion>, NamedQuery> filteredPages = new HashMap<>();
+        for (Set<Criterion> criteria : everySubsetOf(EnumSet.allOf(Criterion.class))) {
+            filteredPages.put(criteria, NamedQuery.render(renderer, filtered(criteria)));
+        }
         return new DonorQueries(kind, NamedQuery.render(renderer, byId),
                 NamedQuery.render(renderer, kind.lockedForUpdate(byId)),
                 NamedQuery.render(renderer, kind.numbersAtInsert() ? numbered() : numberedThenNewer()),
-                NamedQuery.render(renderer, insert(kind)), NamedQuery.render(renderer, update(kind)));
+                NamedQuery.render(renderer, insert(kind)), NamedQuery.render(renderer, update(kind)),
+                NamedQuery.render(renderer, changes(kind)),
+                NamedQuery.render(renderer, kind.lockedForUpdate(byExternalId)), Map.copyOf(filteredPages));
+    }
+
+    /**
+     * The page of the donors that match every criterion, in id order: one range of the criterion's index (V5), the
+     * offset counted in it.
+     */
+    private static Select<?> filtered(Set<Criterion> criteria) {
+        List<Condition> conditions = new ArrayList<>();
+        conditions.add(DONORS.APPLICATION_ID.eq(APPLICATION_ID));
+        criteria.forEach(criterion -> conditions.add(criterion.condition()));
+        return DSL.select(DonorColumns.SELECTED).from(DONORS).where(conditions).orderBy(DONORS.ID)
+                .limit(COUNT_VALUE).offset(OFFSET_VALUE);
+    }
+
+    private static List<Set<Criterion>> everySubsetOf(Set<Criterion> all) {
+        List<Set<Criterion>> subsets = new ArrayList<>();
+        subsets.add(EnumSet.noneOf(Criterion.class));
+        for (Criterion criterion : all) {
+            for (Set<Criterion> without : List.copyOf(subsets)) {
+                Set<Criterion> with = EnumSet.copyOf(without);
+                with.add(criterion);
+                subsets.add(with);
+            }
+        }
+        return subsets;
+    }
+
+    /**
+     * The owner's donors whose latest change comes after a position, in change order, on the index (application,
+     * change_seq, id) of V4; only changes the database says no earlier change can still come before
+     * ({@link DatabaseKind#changesFinal}).
+     */
+    private static Select<?> changes(DatabaseKind kind) {
+        return DSL.select(DonorColumns.SELECTED).from(DONORS)
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID),
+                        DSL.row(DONORS.CHANGE_SEQ, DONORS.ID).gt(DSL.param(CHANGE, Long.class),
+                                DSL.param(ID, Long.class)),
+                        kind.changesFinal(DONORS.CHANGE_SEQ))
+                .orderBy(DONORS.CHANGE_SEQ, DONORS.ID)
+                .limit(COUNT_VALUE);
     }
 
     /**
@@ -74,6 +161,7 @@ record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate
         values.put(DONORS.CREATED_AT, DSL.param(CREATED, DONORS.CREATED_AT.getType()));
         values.put(DONORS.UPDATED_AT, DSL.param(UPDATED, DONORS.UPDATED_AT.getType()));
         values.put(DONORS.VERSION, DSL.param(VERSION, Long.class));
+        values.put(DonorColumns.FOLDED_EMAIL, DonorColumns.FOLDED_EMAIL_PARAMETER);
         values.put(DONORS.CHANGE_SEQ, change.field(DONORS.CHANGE_SEQ.getName()));
         return DSL.insertInto(DONORS).columns(values.keySet())
                 .select(DSL.select(values.values()).from(change));
@@ -84,6 +172,7 @@ record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate
         DonorField.writableFields().forEach(field -> values.put(DonorColumns.column(field), DonorColumns.parameter(field)));
         values.put(DONORS.UPDATED_AT, DSL.param(UPDATED, DONORS.UPDATED_AT.getType()));
         values.put(DONORS.VERSION, DSL.param(VERSION, Long.class));
+        values.put(DonorColumns.FOLDED_EMAIL, DonorColumns.FOLDED_EMAIL_PARAMETER);
         values.put(DONORS.CHANGE_SEQ, kind.changeNumber());
         return DSL.update(DONORS).set(values)
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID), DONORS.ID.eq(DSL.param(ID, Long.class)));
@@ -129,5 +218,41 @@ record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate
             }
         }
         return donors;
+    }
+
+    /** Runs the {@link #changes} query, bound, reading every donor and its change's position. */
+    List<Changed> changed(PreparedStatement query) throws SQLException {
+        List<Changed> changed = new ArrayList<>();
+        try (ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                Donor donor = DonorColumns.read(rows, kind);
+                changed.add(new Changed(donor, new ChangePosition(DonorColumns.change(rows), donor.id())));
+            }
+        }
+        return changed;
+    }
+
+    /** The bindings of a filtered page's criteria: names and values alternate. */
+    List<Object> bindings(DonorFilter filter) {
+        List<Object> bindings = new ArrayList<>();
+        filter.foldedEmail().ifPresent(email -> Collections.addAll(bindings, Criterion.EMAIL.parameter(), email));
+        filter.externalId().ifPresent(id -> Collections.addAll(bindings, Criterion.EXTERNAL_ID.parameter(), id));
+        filter.type().ifPresent(type -> Collections.addAll(bindings, Criterion.TYPE.parameter(), type.key()));
+        filter.createdSince().ifPresent(since -> Collections.addAll(bindings, Criterion.CREATED_SINCE.parameter(),
+                kind.stored(since)));
+        filter.updatedSince().ifPresent(since -> Collections.addAll(bindings, Criterion.UPDATED_SINCE.parameter(),
+                kind.stored(since)));
+        return bindings;
+    }
+
+    /** The criteria a filter uses. */
+    static Set<Criterion> criteriaOf(DonorFilter filter) {
+        Set<Criterion> criteria = EnumSet.noneOf(Criterion.class);
+        filter.email().ifPresent(unused -> criteria.add(Criterion.EMAIL));
+        filter.externalId().ifPresent(unused -> criteria.add(Criterion.EXTERNAL_ID));
+        filter.type().ifPresent(unused -> criteria.add(Criterion.TYPE));
+        filter.createdSince().ifPresent(unused -> criteria.add(Criterion.CREATED_SINCE));
+        filter.updatedSince().ifPresent(unused -> criteria.add(Criterion.UPDATED_SINCE));
+        return criteria;
     }
 }

@@ -69,12 +69,7 @@ final class DonorRows {
      */
     static Optional<Donor> modify(DSLContext tx, DonorQueries queries, ApplicationId owner, long id,
             ExpectedVersion expected, UnaryOperator<DonorDetails> change, Instant stamp) {
-        Optional<Donor> current = tx.connectionResult(connection -> {
-            try (PreparedStatement find = connection.prepareStatement(queries.findForUpdate().sql())) {
-                queries.findForUpdate().bind(find, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id);
-                return queries.donors(find).stream().findFirst();
-            }
-        });
+        Optional<Donor> current = find(tx, queries, queries.findForUpdate(), owner, DonorQueries.ID, id);
         if (current.isEmpty()) {
             return Optional.empty();
         }
@@ -103,6 +98,17 @@ final class DonorRows {
             throw duplicateExternalIdOr(e, after);
         }
         return Optional.of(new Donor(id, after, stored.createdAt(), stamp, version));
+    }
+
+    /** The owner's donor a query of {@link DonorQueries} finds by one more parameter, within the transaction. */
+    static Optional<Donor> find(DSLContext tx, DonorQueries queries, NamedQuery query, ApplicationId owner,
+            String parameter, Object value) {
+        return tx.connectionResult(connection -> {
+            try (PreparedStatement find = connection.prepareStatement(query.sql())) {
+                query.bind(find, DonorQueries.APPLICATION, owner.value(), parameter, value);
+                return queries.donors(find).stream().findFirst();
+            }
+        });
     }
 
     private static RuntimeException duplicateExternalIdOr(DataAccessException e, DonorDetails details) {

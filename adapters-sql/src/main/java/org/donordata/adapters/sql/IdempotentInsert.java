@@ -22,7 +22,7 @@ import org.jooq.impl.DSL;
 /**
  * A create that stores its donor at most once per idempotency key, across nodes: the donor and its key's row in
  * {@code idempotency_keys} are written in one transaction, after the key's live row, if any, was read. Creates with one
- * key take turns (see {@link DatabaseKind#lockIdempotencyKey}), so the second of two concurrent ones reads the first's
+ * key take turns (see {@link DatabaseKind#lockKey}), so the second of two concurrent ones reads the first's
  * row and replays it; the key's primary key refuses anything that slipped past.
  */
 final class IdempotentInsert {
@@ -42,18 +42,11 @@ final class IdempotentInsert {
      */
     static long insertOnce(DSLContext tx, DonorQueries queries, ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
             DonorDetails details, Instant now, Duration keyLifetime) {
-        DatabaseKind.of(tx).lockIdempotencyKey(tx, owner.value(), key.value());
-        // A key recorded at or before this instant has expired.
-        Instant expiredUpTo = now.minus(keyLifetime);
-        Optional<Record> live = tx.selectFrom(IDEMPOTENCY_KEYS)
-                .where(keyOf(owner, key), IDEMPOTENCY_KEYS.CREATED_AT.gt(expiredUpTo))
-                .fetchOptional();
-        if (live.isPresent()) {
-            if (!live.get().get(IDEMPOTENCY_KEYS.FINGERPRINT).equals(fingerprint.hex())) {
-                throw new IdempotencyKeyReuseException(key);
-            }
-            return live.get().get(IDEMPOTENCY_KEYS.DONOR_ID);
+        Optional<Long> earlier = earlierCreate(tx, owner, key, fingerprint, now, keyLifetime);
+        if (earlier.isPresent()) {
+            return earlier.get();
         }
+        Instant expiredUpTo = now.minus(keyLifetime);
         // An expired row of this key counts as absent, and makes room for the new one.
         tx.deleteFrom(IDEMPOTENCY_KEYS).where(keyOf(owner, key), IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo)).execute();
         long donorId = DonorRows.insert(tx, queries, owner, details, now).id();
@@ -67,6 +60,25 @@ final class IdempotentInsert {
         // Last, so that this transaction waits for no other after taking the purge's row locks.
         purgeExpired(tx, expiredUpTo);
         return donorId;
+    }
+
+    /**
+     * Takes the key's turn (held to the transaction's end) and reads its live row: the donor id its create stored, if
+     * that create sent the same details.
+     *
+     * @throws IdempotencyKeyReuseException when the key's live create sent other details
+     */
+    static Optional<Long> earlierCreate(DSLContext tx, ApplicationId owner, IdempotencyKey key,
+            DonorFingerprint fingerprint, Instant now, Duration keyLifetime) {
+        DatabaseKind.of(tx).lockKey(tx, owner.value(), "idempotency-key:" + key.value());
+        // A key recorded at or before this instant has expired.
+        Optional<Record> live = tx.selectFrom(IDEMPOTENCY_KEYS)
+                .where(keyOf(owner, key), IDEMPOTENCY_KEYS.CREATED_AT.gt(now.minus(keyLifetime)))
+                .fetchOptional();
+        if (live.isPresent() && !live.get().get(IDEMPOTENCY_KEYS.FINGERPRINT).equals(fingerprint.hex())) {
+            throw new IdempotencyKeyReuseException(key);
+        }
+        return live.map(row -> row.get(IDEMPOTENCY_KEYS.DONOR_ID));
     }
 
     /**

@@ -1,11 +1,12 @@
 package org.donordata.adapters.sql;
 
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
+
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.jooq.DSLContext;
-import org.jooq.Field;
 import org.jooq.impl.DSL;
 
 /**
@@ -24,9 +25,11 @@ final class OrdinalNumbering implements AutoCloseable {
     /** How often a round runs: pages read the donors not numbered yet by id, so fewer of them is all it buys. */
     static final long ROUND_MILLIS = 100;
 
-    /** The oldest transaction still running (all below it have ended), in the reading statement's snapshot. */
-    static final Field<Long> OLDEST_RUNNING = DSL.field("pg_snapshot_xmin(pg_current_snapshot())::text::bigint",
-            Long.class);
+    /**
+     * The most donor ids a round numbers (below the horizon, all final): a backlog, after a node was down or a bulk
+     * load, is worked off in short transactions, since a long one would hold the sync feed back (the V4 migration).
+     */
+    static final long MAX_PER_ROUND = 20_000;
 
     private record Horizon(long lastId, long xmax) {
     }
@@ -56,10 +59,14 @@ final class OrdinalNumbering implements AutoCloseable {
             if (!tx.fetchValue(DSL.field("pg_try_advisory_xact_lock(" + Sequencing.NUMBERING_LOCK + ")", Boolean.class))) {
                 return;
             }
-            long oldestRunning = tx.fetchValue(OLDEST_RUNNING);
+            long oldestRunning = tx.fetchValue(DatabaseKind.OLDEST_RUNNING);
             if (pending != null && oldestRunning >= pending.xmax()) {
-                Sequencing.numberThrough(tx, pending.lastId());
-                pending = null;
+                long through = Math.min(pending.lastId(),
+                        tx.fetchValue(SEQUENCING.NUMBERED_THROUGH) + MAX_PER_ROUND);
+                Sequencing.numberThrough(tx, through);
+                if (through == pending.lastId()) {
+                    pending = null;
+                }
             }
         });
         if (pending == null) {

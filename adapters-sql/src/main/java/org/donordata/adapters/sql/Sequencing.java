@@ -4,6 +4,9 @@ import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
 import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
+import java.util.Map;
+
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
@@ -35,18 +38,26 @@ final class Sequencing {
             // One numbering at a time, the job's rounds on every node and a copy's alike.
             tx.fetchValue(DSL.field("pg_advisory_xact_lock(" + NUMBERING_LOCK + ")", Object.class));
         }
-        Field<Long> numberedThrough = DSL.field(DSL.select(SEQUENCING.NUMBERED_THROUGH).from(SEQUENCING));
-        Field<Long> ordinalsSoFar = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), 0L))
+        long from = tx.fetchValue(SEQUENCING.NUMBERED_THROUGH);
+        Condition range = DONORS.ID.gt(from).and(DONORS.ID.le(through));
+        // Each application's ordinals so far, read before any is added: a maximum read inside the insert would walk
+        // past every entry the insert has added, which it cannot see, for every row (quadratic, measured).
+        Field<Long> ordinalsSoFar = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)))
                 .from(DONOR_ORDINALS).where(DONOR_ORDINALS.APPLICATION_ID.eq(DONORS.APPLICATION_ID)));
-        int numbered = tx.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL,
-                        DONOR_ORDINALS.DONOR_ID)
-                .select(DSL.select(DONORS.APPLICATION_ID,
-                                ordinalsSoFar.plus(DSL.rowNumber().over(DSL.partitionBy(DONORS.APPLICATION_ID)
-                                        .orderBy(DONORS.ID)).cast(Long.class)),
-                                DONORS.ID)
-                        .from(DONORS)
-                        .where(DONORS.ID.gt(numberedThrough), DONORS.ID.le(through)))
-                .execute();
+        Map<Long, Long> applications = tx.select(DONORS.APPLICATION_ID, ordinalsSoFar).from(DONORS).where(range)
+                .groupBy(DONORS.APPLICATION_ID).fetchMap(DONORS.APPLICATION_ID, ordinalsSoFar);
+        int numbered = 0;
+        for (Map.Entry<Long, Long> application : applications.entrySet()) {
+            numbered += tx.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL,
+                            DONOR_ORDINALS.DONOR_ID)
+                    .select(DSL.select(DONORS.APPLICATION_ID,
+                                    DSL.val(application.getValue()).plus(DSL.rowNumber().over(DSL.orderBy(DONORS.ID))
+                                            .cast(Long.class)),
+                                    DONORS.ID)
+                            .from(DONORS)
+                            .where(range, DONORS.APPLICATION_ID.eq(application.getKey())))
+                    .execute();
+        }
         tx.update(SEQUENCING).set(SEQUENCING.NUMBERED_THROUGH, through)
                 .where(SEQUENCING.NUMBERED_THROUGH.lt(through)).execute();
         return numbered;

@@ -94,6 +94,7 @@ public final class SqlDatabase implements AutoCloseable {
             Flyway.configure()
                     .dataSource(dataSource)
                     .locations(kind.migrations())
+                    .javaMigrations(new FoldStoredEmails())
                     .failOnMissingLocations(true)
                     .load()
                     .migrate();

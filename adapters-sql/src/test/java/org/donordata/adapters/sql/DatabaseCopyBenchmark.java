@@ -14,6 +14,7 @@ import java.util.Locale;
 
 import org.donordata.adapters.sql.DatabaseCopy.Result;
 import org.donordata.application.Application;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.jooq.DSLContext;
 import org.jooq.InsertSetMoreStep;
@@ -107,8 +108,8 @@ final class DatabaseCopyBenchmark {
         long equal = 0;
         for (Application application : source.applications().list()) {
             for (long offset = 0; ; offset += 1_000) {
-                List<Donor> expected = source.donors().list(application.id(), offset, 1_000);
-                List<Donor> actual = target.donors().list(application.id(), offset, 1_000);
+                List<Donor> expected = source.donors().list(application.id(), DonorFilter.NONE, offset, 1_000);
+                List<Donor> actual = target.donors().list(application.id(), DonorFilter.NONE, offset, 1_000);
                 if (!expected.equals(actual)) {
                     throw new AssertionError("the donors of " + application.name() + " differ after " + offset);
                 }

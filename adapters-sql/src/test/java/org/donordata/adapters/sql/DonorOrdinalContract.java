@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.stream.LongStream;
 
 import org.donordata.application.ApplicationId;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.flywaydb.core.Flyway;
 import org.jooq.CloseableDSLContext;
@@ -50,9 +51,9 @@ abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
 
         for (int offset = 0; offset <= ownIds.size() + 1; offset++) {
             List<Long> expected = ownIds.subList(Math.min(offset, ownIds.size()), Math.min(offset + 7, ownIds.size()));
-            assertEquals(expected, donors.list(owner, offset, 7).stream().map(Donor::id).toList(), "offset " + offset);
+            assertEquals(expected, donors.list(owner, DonorFilter.NONE, offset, 7).stream().map(Donor::id).toList(), "offset " + offset);
         }
-        assertEquals(List.of(), donors.list(owner, Long.MAX_VALUE, 30));
+        assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, Long.MAX_VALUE, 30));
     }
 
     /** On PostgreSQL from several pools, as several nodes would; on SQLite through its one writer. */
@@ -71,7 +72,7 @@ abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
         }
 
         assertOrdinalsFollowIds(owner);
-        assertEquals(40, donors.list(owner, 10, 30).size() + 10);
+        assertEquals(40, donors.list(owner, DonorFilter.NONE, 10, 30).size() + 10);
     }
 
     /** Migration V3 numbers the donors a database already holds, per application in id order. */
@@ -111,7 +112,7 @@ abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
                 Donor added = migrated.donors().insert(second, person("New", null), LATER);
                 numberEveryDonor(migrated);
                 assertEquals(List.of(1L, 2L, 3L, 4L), ordinals(migrated, second));
-                assertEquals(added.id(), migrated.donors().list(second, 3, 30).getFirst().id());
+                assertEquals(added.id(), migrated.donors().list(second, DonorFilter.NONE, 3, 30).getFirst().id());
             }
         }
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.donordata.application.ServiceBusyException;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorDetails;
@@ -60,7 +61,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         }
 
         assertEquals(100, ids.size());
-        assertEquals(100, donors.list(owner, 0, 30).size() + donors.list(owner, 30, 100).size());
+        assertEquals(100, donors.list(owner, DonorFilter.NONE, 0, 30).size() + donors.list(owner, DonorFilter.NONE, 30, 100).size());
         long commits = database.writer().commits() - before;
         assertTrue(commits < 100, "100 concurrent creates took " + commits + " commits");
     }
@@ -100,7 +101,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         assertInstanceOf(DuplicateExternalIdException.class, refused.getCause());
         assertEquals("Edsger", third.get().details().text(DonorField.FIRST_NAME));
         assertEquals(1, writer.commits());
-        assertEquals(List.of("Ada", "Edsger"), donors.list(owner, 0, 30).stream()
+        assertEquals(List.of("Ada", "Edsger"), donors.list(owner, DonorFilter.NONE, 0, 30).stream()
                 .map(donor -> donor.details().text(DonorField.FIRST_NAME)).toList());
     }
 

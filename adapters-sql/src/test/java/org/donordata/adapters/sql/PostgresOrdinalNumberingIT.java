@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -43,12 +44,12 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
             Thread.sleep(5 * OrdinalNumbering.ROUND_MILLIS);
 
             assertEquals(List.of(first), numberedIds(), "nothing numbered past the running insert");
-            assertEquals(List.of(first, later), ids(donors.list(owner, 0, 30)), "the page, exact meanwhile");
+            assertEquals(List.of(first, later), ids(donors.list(owner, DonorFilter.NONE, 0, 30)), "the page, exact meanwhile");
             slow.commit();
             numberEveryDonor(database);
             assertEquals(List.of(first, pending, later), numberedIds());
             assertEquals(List.of(1L, 2L, 3L), ordinals());
-            assertEquals(List.of(first, pending, later), ids(donors.list(owner, 0, 30)));
+            assertEquals(List.of(first, pending, later), ids(donors.list(owner, DonorFilter.NONE, 0, 30)));
         }
     }
 
@@ -74,7 +75,7 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
             for (int offset = 0; offset <= ids.size() + 1; offset++) {
                 for (int limit : new int[] {1, 7, 30}) {
                     List<Long> expected = ids.subList(Math.min(offset, ids.size()), Math.min(offset + limit, ids.size()));
-                    assertEquals(expected, ids(donors.list(owner, offset, limit)), "offset " + offset + ", " + limit);
+                    assertEquals(expected, ids(donors.list(owner, DonorFilter.NONE, offset, limit)), "offset " + offset + ", " + limit);
                 }
             }
             blocker.rollback();

@@ -17,6 +17,7 @@ import java.util.Set;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyHash;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorFingerprint;
@@ -43,7 +44,7 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
         ApplicationId unknown = new ApplicationId(otherOwner.value() + 1);
 
         assertThrows(DataAccessException.class, () -> donors.insert(unknown, person("Nobody's", null), CREATED));
-        assertEquals(List.of(), donors.list(unknown, 0, 30));
+        assertEquals(List.of(), donors.list(unknown, DonorFilter.NONE, 0, 30));
     }
 
     @Test
@@ -96,7 +97,7 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
 
             try (SqlDatabase migrated = SqlDatabase.open(settings)) {
                 ApplicationId application = migrated.applications().findByName("old").orElseThrow().id();
-                Donor donor = migrated.donors().list(application, 0, 1).getFirst();
+                Donor donor = migrated.donors().list(application, DonorFilter.NONE, 0, 1).getFirst();
                 assertEquals(1, donor.version());
                 assertEquals(2, migrated.donors().modify(application, donor.id(), ExpectedVersion.oneOf(Set.of(1L)),
                         d -> with(d, "city", "Paris"), LATER).orElseThrow().version());
