@@ -13,7 +13,10 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.ChangesPage;
 import org.donordata.application.DonorService;
+import org.donordata.application.Upserted;
+import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
@@ -34,21 +37,28 @@ final class DonorRoutes {
         this.donors = donors;
     }
 
+    // The feed before "{id}", which would take "changes" for an id.
     void register(HttpRouting.Builder routing) {
         resource(routing, ROOT, this::index, null);
         resource(routing, ROOT + "/", this::index, null);
         resource(routing, DONORS, this::list, this::create);
+        resource(routing, DONORS + "/changes", this::changes, null);
+        resource(routing, DONORS + "/external/{externalId}", null, this::upsert);
         resource(routing, DONORS + "/{id}", this::get, this::modify);
     }
 
     // HEAD is served wherever GET is (RFC 9110 asks it of every server); any other method gets a 405.
     private static void resource(HttpRouting.Builder routing, String path, Handler get, Handler post) {
-        routing.route(Method.predicate(Method.GET, Method.HEAD), PathMatchers.create(path), get);
-        String allowed = "GET, HEAD";
+        List<String> methods = new ArrayList<>();
+        if (get != null) {
+            routing.route(Method.predicate(Method.GET, Method.HEAD), PathMatchers.create(path), get);
+            methods.add("GET, HEAD");
+        }
         if (post != null) {
             routing.post(path, post);
-            allowed += ", POST";
+            methods.add("POST");
         }
+        String allowed = String.join(", ", methods);
         String allow = allowed;
         routing.any(path, (req, res) -> {
             throw ApiException.methodNotAllowed(req.prologue().method(), allow);
@@ -60,8 +70,40 @@ final class DonorRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Page<Donor> page = donors.list(owner(req), RequestParameters.page(req));
-        Envelope.page(req, res, page, json -> DonorJson.donors(json, page.items()));
+        RequestParameters.ListQuery query = RequestParameters.list(req);
+        Page<Donor> page = donors.list(owner(req), query.filter(), query.page());
+        Envelope.page(req, res, Envelope.Paging.of(page, query.filters()),
+                json -> DonorJson.donors(json, page.items()));
+    }
+
+    private void changes(ServerRequest req, ServerResponse res) {
+        RequestParameters.ChangesQuery query = RequestParameters.changes(req);
+        ApplicationId owner = owner(req);
+        ChangePosition since = query.since().map(token -> ChangeTokens.decode(owner, token))
+                .orElse(ChangePosition.START);
+        ChangesPage changed = donors.changes(owner, since, query.limit());
+        String next = "?limit=" + query.limit() + "&since=" + ChangeTokens.encode(owner, changed.next());
+        Envelope.page(req, res, new Envelope.Paging(query.limit(), 0, next, null),
+                json -> DonorJson.donors(json, changed.donors()));
+    }
+
+    // Created: 201 with Location, as a create; modified: 200, as a modify. Both carry the donor's ETag.
+    private void upsert(ServerRequest req, ServerResponse res) {
+        DonorChanges fields = DonorChanges.from(JsonBody.read(req));
+        Optional<IdempotencyKey> key;
+        try {
+            key = RequestParameters.idempotencyKey(req);
+        } catch (InvalidInputException badKey) {
+            throw withProblemsOfTheBody(fields, badKey);
+        }
+        String externalId = RequestParameters.pathText(req, "externalId");
+        Upserted upserted = donors.upsert(owner(req), externalId, fields, EntityTags.expected(req), key);
+        long id = upserted.donor().id();
+        res.header(HeaderNames.ETAG, EntityTags.of(upserted.donor()));
+        if (upserted.created()) {
+            res.header(HeaderNames.LOCATION, DONORS + "/" + id);
+        }
+        Envelope.ok(req, res, upserted.created() ? Status.CREATED_201 : Status.OK_200, json -> json.write(id));
     }
 
     private void get(ServerRequest req, ServerResponse res) {

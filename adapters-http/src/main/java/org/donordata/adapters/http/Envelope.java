@@ -4,7 +4,6 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 import io.helidon.http.Header;
@@ -38,9 +37,27 @@ final class Envelope {
         send(req, res, status, render(status, data, null, ""));
     }
 
-    /** Sends one page of a list, with its {@code paging} member. */
-    static void page(ServerRequest req, ServerResponse res, Page<?> page, Consumer<JsonGenerator> data) {
-        send(req, res, Status.OK_200, render(Status.OK_200, data, page, ""));
+    /**
+     * The {@code paging} member: the limit and offset in effect, and the query strings of the next and previous
+     * pages, null where there is none.
+     */
+    record Paging(int limit, long offset, String next, String previous) {
+
+        /** For a page of a list, whose links carry {@code filters} after limit and offset ("" for none). */
+        static Paging of(Page<?> page, String filters) {
+            return new Paging(page.request().limit(), page.request().offset(),
+                    page.next().map(it -> query(it, filters)).orElse(null),
+                    page.previous().map(it -> query(it, filters)).orElse(null));
+        }
+
+        private static String query(PageRequest request, String filters) {
+            return "?limit=" + request.limit() + "&offset=" + request.offset() + filters;
+        }
+    }
+
+    /** Sends a list, with its {@code paging} member. */
+    static void page(ServerRequest req, ServerResponse res, Paging paging, Consumer<JsonGenerator> data) {
+        send(req, res, Status.OK_200, render(Status.OK_200, data, paging, ""));
     }
 
     static void fail(ServerRequest req, ServerResponse res, Status status, String msg) {
@@ -53,7 +70,7 @@ final class Envelope {
 
     // Into characters, encoded once at the end: a generator on an OutputStream encodes through a StreamEncoder, which
     // cost more than the JSON itself on a page of donors (measured); String's UTF-8 encoding is a copy for ASCII.
-    private static byte[] render(Status status, Consumer<JsonGenerator> data, Page<?> page, String msg) {
+    private static byte[] render(Status status, Consumer<JsonGenerator> data, Paging page, String msg) {
         StringWriter text = new StringWriter(page == null ? 1024 : 16 * 1024);
         try (JsonGenerator json = GENERATORS.createGenerator(text)) {
             json.writeStartObject().writeKey("data");
@@ -72,23 +89,25 @@ final class Envelope {
         return text.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void paging(JsonGenerator json, Page<?> page) {
+    private static void paging(JsonGenerator json, Paging page) {
         if (page == null) {
             json.writeNull();
             return;
         }
         json.writeStartObject()
-                .write("limit", page.request().limit())
-                .write("offset", page.request().offset());
-        query(json, "next", page.next());
-        query(json, "previous", page.previous());
+                .write("limit", page.limit())
+                .write("offset", page.offset());
+        link(json, "next", page.next());
+        link(json, "previous", page.previous());
         json.writeEnd();
     }
 
-    private static void query(JsonGenerator json, String name, Optional<PageRequest> request) {
-        request.ifPresentOrElse(
-                it -> json.write(name, "?limit=" + it.limit() + "&offset=" + it.offset()),
-                () -> json.writeNull(name));
+    private static void link(JsonGenerator json, String name, String query) {
+        if (query == null) {
+            json.writeNull(name);
+        } else {
+            json.write(name, query);
+        }
     }
 
     // One write with a Content-Length. A HEAD response carries the headers of the GET response but no body.

@@ -1,6 +1,13 @@
 package org.donordata.adapters.http;
 
 import java.math.BigInteger;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -10,7 +17,10 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import org.donordata.application.ApplicationService;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorNotFoundException;
+import org.donordata.domain.DonorType;
 import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.PageRequest;
@@ -44,41 +54,159 @@ final class RequestParameters {
         return value;
     }
 
+    /** What a list of donors was asked for, and its filters as its links repeat them ("" for none). */
+    record ListQuery(PageRequest page, DonorFilter filter, String filters) {
+    }
+
+    /** The parameters a list of donors takes, in the order its links repeat them (contract sections 3 and 8). */
+    private static final List<String> LIST_PARAMETERS = List.of("limit", "offset", DonorField.EMAIL.key(),
+            DonorField.EXTERNAL_ID.key(), DonorField.TYPE.key(), "created_since", "updated_since");
+    private static final List<String> CHANGES_PARAMETERS = List.of("limit", "since");
+
     /**
-     * The {@code limit} and {@code offset} query parameters, defaults when absent; a limit above the maximum, however
-     * large, is clamped to it.
+     * A list's paging and filters. A limit above the maximum, however large, is clamped to it.
      *
-     * @throws InvalidInputException naming each bad or repeated parameter
+     * @throws InvalidInputException naming each unknown, repeated or bad parameter
      */
-    static PageRequest page(ServerRequest req) {
+    static ListQuery list(ServerRequest req) {
         List<Problem> problems = new ArrayList<>();
+        refuseUnknown(req, LIST_PARAMETERS, problems);
+        PageRequest page = pageOf(req, problems);
+        Optional<String> email = text(req, DonorField.EMAIL, problems);
+        Optional<String> externalId = text(req, DonorField.EXTERNAL_ID, problems);
+        Optional<DonorType> type = single(req, DonorField.TYPE.key(), problems).flatMap(text -> {
+            Optional<DonorType> known = DonorType.fromKey(text);
+            if (known.isEmpty()) {
+                problems.add(new Problem(DonorField.TYPE.key(), "must be 'individual' or 'organization', got "
+                        + Problem.quoted(text)));
+            }
+            return known;
+        });
+        Optional<Instant> createdSince = instant(req, "created_since", problems);
+        Optional<Instant> updatedSince = instant(req, "updated_since", problems);
+        if (!problems.isEmpty() || page == null) {
+            throw new InvalidInputException(problems);
+        }
+        StringBuilder filters = new StringBuilder();
+        for (String name : LIST_PARAMETERS.subList(2, LIST_PARAMETERS.size())) {
+            single(req, name, problems).ifPresent(value -> filters.append('&').append(name).append('=')
+                    .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        }
+        return new ListQuery(page, new DonorFilter(email, externalId, type, createdSince, updatedSince),
+                filters.toString());
+    }
+
+    /** What a read of the change feed asked for: from where, and how many. */
+    record ChangesQuery(Optional<String> since, int limit) {
+    }
+
+    /** @throws InvalidInputException naming each unknown, repeated or bad parameter */
+    static ChangesQuery changes(ServerRequest req) {
+        List<Problem> problems = new ArrayList<>();
+        refuseUnknown(req, CHANGES_PARAMETERS, problems);
+        Optional<BigInteger> limit = plainInteger(req, "limit", problems);
+        Optional<String> since = single(req, "since", problems);
+        if (limit.isPresent() && limit.get().signum() == 0) {
+            problems.add(new Problem("limit", "must be at least 1"));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidInputException(problems);
+        }
+        return new ChangesQuery(since, limit.map(it -> it.min(BigInteger.valueOf(PageRequest.MAX_LIMIT)).intValue())
+                .orElse(PageRequest.DEFAULT_LIMIT));
+    }
+
+    private static PageRequest pageOf(ServerRequest req, List<Problem> problems) {
+        int before = problems.size();
         BigInteger limit = plainInteger(req, "limit", problems).orElse(BigInteger.valueOf(PageRequest.DEFAULT_LIMIT));
         BigInteger offset = plainInteger(req, "offset", problems).orElse(BigInteger.ZERO);
         if (offset.bitLength() > 63) {
             problems.add(new Problem("offset", "must be at most " + Long.MAX_VALUE));
         }
-        if (!problems.isEmpty()) {
-            throw new InvalidInputException(problems);
+        if (problems.size() > before) {
+            return null;
         }
-        return PageRequest.of(limit.min(BigInteger.valueOf(Long.MAX_VALUE)).longValue(), offset.longValue());
+        try {
+            return PageRequest.of(limit.min(BigInteger.valueOf(Long.MAX_VALUE)).longValue(), offset.longValue());
+        } catch (InvalidInputException outOfRange) {
+            problems.addAll(outOfRange.problems());
+            return null;
+        }
+    }
+
+    private static void refuseUnknown(ServerRequest req, List<String> known, List<Problem> problems) {
+        for (String name : req.query().names()) {
+            if (!known.contains(name)) {
+                problems.add(new Problem(Problem.quoted(name), "is not a parameter here; it takes "
+                        + String.join(", ", known)));
+            }
+        }
+    }
+
+    /** A text filter: not empty, no longer than the field it matches may be. */
+    private static Optional<String> text(ServerRequest req, DonorField field, List<Problem> problems) {
+        Optional<String> value = single(req, field.key(), problems);
+        if (value.isPresent() && (value.get().isBlank() || value.get().length() > field.maxLength())) {
+            problems.add(new Problem(field.key(), "must be 1 to " + field.maxLength() + " characters"));
+            return Optional.empty();
+        }
+        return value.map(String::strip);
+    }
+
+    /**
+     * An RFC 3339 timestamp with an offset. A '+' in a query string stands for a space unless it is encoded, and a
+     * client that forgot to encode the offset's '+' gets what it meant.
+     */
+    private static Optional<Instant> instant(ServerRequest req, String name, List<Problem> problems) {
+        return single(req, name, problems).flatMap(text -> {
+            try {
+                return Optional.of(OffsetDateTime.parse(text.replace(' ', '+'), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                        .toInstant());
+            } catch (DateTimeParseException notATimestamp) {
+                problems.add(new Problem(name, "must be an RFC 3339 timestamp with an offset, such as"
+                        + " 2026-01-31T09:00:00Z, got " + Problem.quoted(text)));
+                return Optional.empty();
+            }
+        });
+    }
+
+    private static Optional<String> single(ServerRequest req, String name, List<Problem> problems) {
+        List<String> values = req.query().all(name, List::of);
+        if (values.size() > 1) {
+            if (problems.stream().noneMatch(problem -> problem.subject().equals(name))) {
+                problems.add(new Problem(name, "must be given at most once"));
+            }
+            return Optional.empty();
+        }
+        return values.stream().findFirst();
     }
 
     private static Optional<BigInteger> plainInteger(ServerRequest req, String name, List<Problem> problems) {
-        List<String> values = req.query().all(name, List::of);
-        if (values.size() > 1) {
-            problems.add(new Problem(name, "must be given at most once"));
+        return single(req, name, problems).flatMap(text -> {
+            if (PLAIN_INTEGER.matcher(text).matches()) {
+                return Optional.of(new BigInteger(text));
+            }
+            problems.add(new Problem(name, "must be a whole number written in plain digits (such as 30), got "
+                    + Problem.quoted(text)));
             return Optional.empty();
+        });
+    }
+
+    /**
+     * A path parameter, percent-decoded as UTF-8 ('+' is itself in a path).
+     *
+     * @throws InvalidInputException naming the parameter when it is no valid percent-encoded UTF-8
+     */
+    static String pathText(ServerRequest req, String name) {
+        String raw = req.path().pathParameters().get(name);
+        try {
+            byte[] bytes = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.ISO_8859_1)
+                    .getBytes(StandardCharsets.ISO_8859_1);
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException malformed) {
+            throw new InvalidInputException(List.of(new Problem(name.equals("externalId") ? DonorField.EXTERNAL_ID.key()
+                    : name, "in the path is not valid percent-encoded UTF-8")));
         }
-        if (values.isEmpty()) {
-            return Optional.empty();
-        }
-        String text = values.getFirst();
-        if (PLAIN_INTEGER.matcher(text).matches()) {
-            return Optional.of(new BigInteger(text));
-        }
-        problems.add(new Problem(name, "must be a whole number written in plain digits (such as 30), got "
-                + Problem.quoted(text)));
-        return Optional.empty();
     }
 
     /** @throws InvalidInputException naming the header when it is repeated or holds no key */

@@ -72,7 +72,7 @@ class CapacityTest {
             entered.countDown();
             release.await(10, TimeUnit.SECONDS);
             return invocation.callRealMethod();
-        }).when(FIXTURE.donors).list(any(), any());
+        }).when(FIXTURE.donors).list(any(), any(), any());
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Response>> slow = new ArrayList<>();
             for (int i = 0; i < 2; i++) {

@@ -113,7 +113,7 @@ class ClientDeadlineTest {
         doAnswer(invocation -> {
             sleep(TIMEOUT.toMillis() * 2);
             return invocation.callRealMethod();
-        }).when(FIXTURE.donors).list(any(), any());
+        }).when(FIXTURE.donors).list(any(), any(), any());
         try (RawHttpClient client = new RawHttpClient(server.port())) {
             RawHttpClient.Response response = client.send("GET /api/v1/donors HTTP/1.1\r\n" + AUTH + "\r\n").read();
 

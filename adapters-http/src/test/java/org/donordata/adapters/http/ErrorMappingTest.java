@@ -87,7 +87,7 @@ class ErrorMappingTest extends RoutingTestBase {
     @Test
     void unexpectedException_is500WithoutInternalsAndIsLoggedWithoutTheKey() {
         doThrow(new IllegalStateException("SQL [select * from donor]; /srv/donors/data/donors.db is locked"))
-                .when(FIXTURE.donors).list(any(), any());
+                .when(FIXTURE.donors).list(any(), any(), any());
 
         ClientResponseTyped<String> response = client.get("/api/v1/donors").header(ApiKeyCheck.API_KEY, KEY)
                 .request(String.class);

@@ -86,8 +86,11 @@ class PagingTest extends RoutingTestBase {
     }
 
     @Test
-    void unknownParameters_areIgnored() {
-        assertPaging(list("?limit=2&sort=name&page=3"), 2, 0, "?limit=2&offset=2", null);
+    void unknownParameters_are400NamingEach() {
+        String msg = failure(request("?limit=2&sort=name&page=3"), 400);
+
+        assertTrue(msg.startsWith("'sort' is not a parameter here; it takes limit, offset, email, external_id, type,"
+                + " created_since, updated_since; 'page' is not"), msg);
     }
 
     @ParameterizedTest
@@ -100,7 +103,7 @@ class PagingTest extends RoutingTestBase {
         String msg = failure(request("?" + query), 400);
 
         assertTrue(msg.startsWith(parameter + " "), msg);
-        verify(FIXTURE.donors, never()).list(any(), any());
+        verify(FIXTURE.donors, never()).list(any(), any(), any());
     }
 
     private JsonObject list(String query) {

@@ -103,7 +103,7 @@ class ThrottlingTest {
 
         envelope(get(KEY), 200);
         verify(FIXTURE.applications, times(1)).authenticate(KEY);
-        verify(FIXTURE.donors, never()).list(any(), any());
+        verify(FIXTURE.donors, never()).list(any(), any(), any());
     }
 
     private ClientResponseTyped<String> get(String key) {
