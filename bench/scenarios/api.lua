@@ -1,5 +1,5 @@
 -- One wrk script for every scenario. Arguments (after --): SCENARIO MODE KEY ROWS
---   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix
+--   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix | filtered | upsert | feed
 --   MODE:     service (the real API) | ceiling (bench/Ceiling.java: same-size answers from memory)
 --   ROWS:     how many donor rows were seeded; the benchmark application owns every row whose
 --             index modulo 10 is not 9 (see bench/Seed.java), ids being index + 1.
@@ -54,6 +54,26 @@ local function modify()
   return post("/api/v1/donors/" .. randomBenchId(), body)
 end
 
+-- The donor a seeded address belongs to (bench/Seed.java: donor<index>@example.org), asked for in capitals.
+local function filtered()
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors?email=DONOR" .. (randomBenchId() - 1) .. "%40EXAMPLE.ORG")
+end
+
+-- A seeded external id (seed-<index>): the upsert modifies that donor.
+local function upsert()
+  counter = counter + 1
+  local body = string.format('{"notes":"upserted by wrk %d"}', counter)
+  if mode == "ceiling" then return post("/modified", body) end
+  return post("/api/v1/donors/external/seed-" .. (randomBenchId() - 1), body)
+end
+
+-- A page of 30 changes from the start of the feed.
+local function feed()
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors/changes?limit=30")
+end
+
 function request()
   if scenario == "one" then return one()
   elseif scenario == "page0" then return page(0)
@@ -64,6 +84,9 @@ function request()
   elseif scenario == "mix" then
     local dice = math.random(1, 100)
     if dice <= 90 then return one() elseif dice <= 95 then return create() else return modify() end
+  elseif scenario == "filtered" then return filtered()
+  elseif scenario == "upsert" then return upsert()
+  elseif scenario == "feed" then return feed()
   end
   error("unknown scenario " .. tostring(scenario))
 end

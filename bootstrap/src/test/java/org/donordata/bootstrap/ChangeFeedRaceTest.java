@@ -1,0 +1,157 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Contract section 9's promise, tried as a CRM keeping a copy would: a reader follows the change feed while 8 writers
+ * create and modify donors for several seconds; afterwards its copy equals every donor as stored. On SQLite with one
+ * node, and on PostgreSQL with two nodes taking writes and the reader alternating between them, where transactions
+ * commit in another order than they began.
+ */
+class ChangeFeedRaceTest {
+
+    private static final String KEY = "change-feed-race-key-0123456789";
+    private static final int WRITERS = 8;
+    private static final Duration WRITING = Duration.ofSeconds(4);
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void aReaderOfTheFeedMissesNoChangeOnSqlite() throws Exception {
+        try (TestDatabase database = TestDatabase.sqlite(directory);
+                ServiceProcess node = ServiceProcess.start(env(database), directory.resolve("node.log"))) {
+            ApiClient client = new ApiClient(node.port());
+            race(List.of(client));
+        }
+    }
+
+    @Test
+    void aReaderOfTheFeedMissesNoChangeOnPostgresWithTwoNodes() throws Exception {
+        try (TestDatabase database = TestDatabase.postgres();
+                ServiceProcess a = ServiceProcess.start(env(database), directory.resolve("node-a.log"));
+                ServiceProcess b = ServiceProcess.start(env(database), directory.resolve("node-b.log"))) {
+            race(List.of(new ApiClient(a.port()), new ApiClient(b.port())));
+        }
+    }
+
+    private static Map<String, String> env(TestDatabase database) {
+        Map<String, String> env = new HashMap<>(database.env());
+        env.put("DONORS_PORT", "0");
+        env.put("DONORS_API_KEY", KEY);
+        env.put("DONORS_RATE_LIMIT_PER_SECOND", "100000");
+        return env;
+    }
+
+    private static void race(List<ApiClient> nodes) throws Exception {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ids.add(created(nodes.getFirst(), "Before " + i));
+        }
+        List<Long> known = java.util.Collections.synchronizedList(ids);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicInteger writes = new AtomicInteger();
+        Map<Long, JsonObject> copy = new ConcurrentHashMap<>();
+        try (ExecutorService threads = Executors.newFixedThreadPool(WRITERS + 1)) {
+            Future<String> reader = threads.submit(() -> follow(nodes, copy, writing));
+            List<Future<?>> writers = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                ApiClient node = nodes.get(w % nodes.size());
+                int writer = w;
+                writers.add(threads.submit(() -> {
+                    for (int n = 0; writing.get(); n++) {
+                        ThreadLocalRandom random = ThreadLocalRandom.current();
+                        if (random.nextInt(3) == 0) {
+                            known.add(created(node, "Writer " + writer + " no " + n));
+                        } else {
+                            long id = known.get(random.nextInt(known.size()));
+                            assertEquals(200, node.post("/api/v1/donors/" + id, KEY,
+                                    "{\"notes\": \"writer " + writer + " write " + n + "\"}").status());
+                        }
+                        writes.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            Thread.sleep(WRITING.toMillis());
+            writing.set(false);
+            for (Future<?> writer : writers) {
+                writer.get();
+            }
+            String readerLog = reader.get();
+
+            Map<Long, JsonObject> stored = everyDonor(nodes.getFirst());
+            assertEquals(stored.keySet(), copy.keySet(), readerLog);
+            for (Map.Entry<Long, JsonObject> donor : stored.entrySet()) {
+                assertEquals(donor.getValue(), copy.get(donor.getKey()), "donor " + donor.getKey() + "; " + readerLog);
+            }
+            assertTrue(writes.get() > 100, "only " + writes + " writes in " + WRITING);
+        }
+    }
+
+    /**
+     * Follows {@code next} from the start, on the nodes in turn, keeping each donor as last handed out. Once writing
+     * has stopped, reads on until two empty pages, more than a second apart, say it has caught up (a change becomes
+     * visible in the feed within a second of its commit).
+     */
+    private static String follow(List<ApiClient> nodes, Map<Long, JsonObject> copy, AtomicBoolean writing)
+            throws InterruptedException {
+        String next = "?limit=30";
+        int reads = 0;
+        int emptyAfterWriting = 0;
+        while (emptyAfterWriting < 2) {
+            boolean stillWriting = writing.get();
+            ApiClient node = nodes.get(reads++ % nodes.size());
+            JsonObject page = node.get("/api/v1/donors/changes" + next, KEY).body();
+            List<JsonValue> donors = page.getJsonArray("data");
+            donors.forEach(donor -> copy.put(donor.asJsonObject().getJsonNumber("id").longValue(), donor.asJsonObject()));
+            next = page.getJsonObject("paging").getString("next");
+            if (!stillWriting && donors.isEmpty()) {
+                emptyAfterWriting++;
+                Thread.sleep(1_100);
+            }
+        }
+        return reads + " reads of the feed";
+    }
+
+    private static long created(ApiClient node, String name) {
+        ApiClient.Response created = node.post("/api/v1/donors", KEY,
+                "{\"first_name\": \"" + name + "\", \"last_name\": \"Race\"}");
+        assertEquals(201, created.status(), created.body()::toString);
+        return created.body().getJsonNumber("data").longValue();
+    }
+
+    private static Map<Long, JsonObject> everyDonor(ApiClient node) {
+        Map<Long, JsonObject> donors = new HashMap<>();
+        String next = "?limit=30&offset=0";
+        while (next != null) {
+            JsonObject page = node.get("/api/v1/donors" + next, KEY).body();
+            page.getJsonArray("data").forEach(donor ->
+                    donors.put(donor.asJsonObject().getJsonNumber("id").longValue(), donor.asJsonObject()));
+            JsonValue link = page.getJsonObject("paging").get("next");
+            next = link.getValueType() == JsonValue.ValueType.STRING ? page.getJsonObject("paging").getString("next")
+                    : null;
+        }
+        return donors;
+    }
+}
