@@ -64,9 +64,11 @@ class OpenApiDocumentTest {
     @Test
     void everyDocumentedOperationAnswersWithADocumentedStatusAndEveryOtherMethodIs405() {
         Map<String, Object> paths = map(document, "paths");
-        assertEquals(Set.of("/", "/donors", "/donors/{donor_id}"), paths.keySet());
+        assertEquals(Set.of("/", "/donors", "/donors/changes", "/donors/external/{external_id}", "/donors/{donor_id}"),
+                paths.keySet());
         for (Map.Entry<String, Object> path : paths.entrySet()) {
-            String url = "/api/v1" + path.getKey().replace("{donor_id}", String.valueOf(donorId));
+            String url = "/api/v1" + path.getKey().replace("{donor_id}", String.valueOf(donorId))
+                    .replace("{external_id}", "crm-openapi");
             Map<String, Object> operations = map(path.getValue());
             Set<String> documented = new TreeSet<>();
             for (String method : METHODS) {
@@ -114,12 +116,41 @@ class OpenApiDocumentTest {
 
         JsonObject paging = client.get("/api/v1/donors", KEY).body().getJsonObject("paging");
         assertEquals(Set.copyOf(map(schemas, "Paging", "properties").keySet()), paging.keySet());
+        JsonObject changesPaging = client.get("/api/v1/donors/changes", KEY).body().getJsonObject("paging");
+        assertEquals(Set.copyOf(map(schemas, "ChangesPaging", "properties").keySet()), changesPaging.keySet());
 
         JsonObject description = client.get("/api/v1/", KEY).body().getJsonArray("data").getJsonObject(0);
         assertEquals(Set.copyOf(map(schemas, "ServiceDescription", "properties").keySet()), description.keySet());
 
         assertEquals(Set.copyOf(map(schemas, "Envelope", "properties").keySet()),
                 client.get("/api/v1/donors/0", KEY).body().keySet());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyQueryParameterDocumentedIsOneTheServiceTakesAndNoOther() {
+        for (String path : List.of("/donors", "/donors/changes")) {
+            List<Object> parameters = (List<Object>) map(document, "paths", path, "get").get("parameters");
+            for (Object reference : parameters) {
+                String name = (String) map(document, "components", "parameters",
+                        ((String) map(reference).get("$ref")).substring("#/components/parameters/".length())).get("name");
+                int status = client.get("/api/v1" + path + "?" + name + "=" + valueFor(name), KEY).status();
+                assertTrue(status == 200, path + " ?" + name + " answered " + status);
+            }
+            assertEquals(400, client.get("/api/v1" + path + "?undocumented=1", KEY).status());
+        }
+    }
+
+    private static String valueFor(String parameter) {
+        return switch (parameter) {
+            case "limit" -> "5";
+            case "offset" -> "0";
+            case "type" -> "individual";
+            case "created_since", "updated_since" -> "2024-01-01T00:00:00Z";
+            case "since" -> client.get("/api/v1/donors/changes", KEY).body().getJsonObject("paging").getString("next")
+                    .replaceFirst(".*since=", "");
+            default -> "crm-1";
+        };
     }
 
     @Test
