@@ -10,6 +10,7 @@ import java.util.function.UnaryOperator;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorErasedException;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorVersionMismatchException;
@@ -88,7 +89,18 @@ public interface DonorRepository {
      * @throws DonorVersionMismatchException when {@code expected} does not accept the stored version; checked before
      *         {@code change} runs, and nothing is changed
      * @throws DuplicateExternalIdException when another donor of the owner has the new external id
+     * @throws DonorErasedException when the donor was erased; checked before the version
      */
     Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected, UnaryOperator<DonorDetails> change,
             Instant now);
+
+    /**
+     * Erases the donor (contract section 11): atomically, it keeps its id, type, creation time and place in paging,
+     * every other field goes back to its default (no personal data), it records {@code now} as when it was erased and
+     * as its latest change, and whatever else the store keeps that names the donor's data (a create's idempotency
+     * record) is deleted. Erasing an erased donor changes nothing.
+     *
+     * @return the donor as stored afterwards, or empty when the owner has no donor with this id
+     */
+    Optional<Donor> erase(ApplicationId owner, long id, Instant now);
 }

@@ -106,6 +106,16 @@ public final class DonorService {
     }
 
     /**
+     * Erases the donor's personal data for good (contract section 11); erasing it again changes nothing.
+     *
+     * @return the donor as erasure left it
+     * @throws DonorNotFoundException when the owner has no such donor
+     */
+    public Donor erase(ApplicationId owner, long id) {
+        return donors.erase(owner, id, StoredTime.now(clock)).orElseThrow(DonorNotFoundException::new);
+    }
+
+    /**
      * Modifies the owner's donor with this external id (the modify rules, {@code expected} checked), or creates one
      * with it (the create rules, at most once per idempotency key), atomically.
      *

@@ -633,6 +633,59 @@ public abstract class DonorRepositoryContract {
                 () -> with(with(person("Ada", null), "external_id", externalId), field, value), key, LATER, LIFETIME);
     }
 
+    // ---- erasure
+
+    @Test
+    void erasureKeepsIdTypeCreationAndPlaceAndClearsEveryOtherField() {
+        Donor before = donors.insert(owner, person("Before", null), CREATED);
+        Donor organization = donors.insert(owner, DonorChanges.from(document("type", "organization",
+                "organization_name", "Trust", "email", "trust@example.org", "external_id", "crm-9", "notes", "secret",
+                "email_opt_out", true)).applyTo(DonorDetails.DEFAULTS), CREATED);
+        Donor after = donors.insert(owner, person("After", null), CREATED);
+
+        Donor erased = donors.erase(owner, organization.id(), LATER).orElseThrow();
+
+        assertEquals(new Donor(organization.id(), organization.erasedDetails(), CREATED, LATER, 2, LATER), erased);
+        assertEquals(DonorType.ORGANIZATION, erased.details().type());
+        assertEquals(DonorDetails.DEFAULTS.with(Map.of(DonorField.TYPE, DonorType.ORGANIZATION)), erased.details());
+        assertEquals(Optional.of(erased), donors.find(owner, organization.id()));
+        assertEquals(List.of(before, erased, after), donors.list(owner, DonorFilter.NONE, 0, 30));
+        assertEquals(List.of(), list(filter("trust@example.org", null, null, null, null), 0, 30));
+        assertEquals(List.of(), list(filter(null, "crm-9", null, null, null), 0, 30));
+    }
+
+    @Test
+    void erasingTwiceChangesNothingAndAnErasedDonorCannotBeModified() {
+        Donor donor = donors.insert(owner, person("Ada", "crm-1"), CREATED);
+        Donor erased = donors.erase(owner, donor.id(), LATER).orElseThrow();
+
+        assertEquals(Optional.of(erased), donors.erase(owner, donor.id(), LATER.plusSeconds(5)));
+        assertThrows(org.donordata.domain.DonorErasedException.class, () -> modify(owner, donor.id(), "city", "Oslo"));
+        assertEquals(Optional.empty(), donors.erase(otherOwner, donor.id(), LATER));
+        assertEquals(Optional.empty(), donors.erase(owner, 999_999, LATER));
+    }
+
+    @Test
+    void anErasureIsAChangeInTheFeed() {
+        Donor donor = donors.insert(owner, person("Ada", null), CREATED);
+        ChangePosition seen = donors.changesAfter(owner, ChangePosition.START, 30).getLast().position();
+
+        Donor erased = donors.erase(owner, donor.id(), LATER).orElseThrow();
+
+        assertEquals(List.of(erased), donors.changesAfter(owner, seen, 30).stream().map(Changed::donor).toList());
+    }
+
+    @Test
+    void anErasedDonorsIdempotencyKeyIsForgottenAndItsExternalIdFree() {
+        long id = insertOnce(owner, KEY, ADA, CREATED);
+        donors.erase(owner, id, LATER);
+
+        long again = insertOnce(owner, KEY, ADA, LATER);
+
+        assertNotEquals(id, again, "nothing remembers the erased donor's details");
+        assertTrue(upsert("crm-1", "city", "Oslo", ExpectedVersion.ANY, Optional.empty()).donor().id() == again);
+    }
+
     /** One create per thread with the same key, all released at once, alternating between two nodes. */
     private List<Object> createConcurrently(int threads, IdempotencyKey key, IntFunction<DonorDetails> detailsOfThread)
             throws Exception {

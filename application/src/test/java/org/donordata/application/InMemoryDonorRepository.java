@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorErasedException;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorFingerprint;
@@ -106,6 +107,9 @@ public final class InMemoryDonorRepository implements DonorRepository {
         if (current.isEmpty()) {
             return Optional.empty();
         }
+        if (current.get().erased()) {
+            throw new DonorErasedException(id);
+        }
         if (!expected.accepts(current.get().version())) {
             throw new DonorVersionMismatchException(id, current.get().version());
         }
@@ -117,6 +121,19 @@ public final class InMemoryDonorRepository implements DonorRepository {
         Donor changed = new Donor(id, details, current.get().createdAt(), now, current.get().version() + 1);
         rows.set((int) id - 1, new Row(owner, changed, ++changes));
         return Optional.of(changed);
+    }
+
+    @Override
+    public synchronized Optional<Donor> erase(ApplicationId owner, long id, Instant now) {
+        Optional<Donor> current = find(owner, id);
+        if (current.isEmpty() || current.get().erased()) {
+            return current;
+        }
+        Donor donor = current.get();
+        Donor erased = new Donor(id, donor.erasedDetails(), donor.createdAt(), now, donor.version() + 1, now);
+        rows.set((int) id - 1, new Row(owner, erased, ++changes));
+        keys.values().removeIf(use -> use.donorId() == id);
+        return Optional.of(erased);
     }
 
     @Override

@@ -6,7 +6,7 @@ package org.donordata.domain;
  */
 public sealed abstract class DomainException extends RuntimeException
         permits InvalidInputException, DonorNotFoundException, DuplicateExternalIdException,
-        DonorVersionMismatchException, IdempotencyKeyReuseException {
+        DonorVersionMismatchException, IdempotencyKeyReuseException, DonorErasedException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

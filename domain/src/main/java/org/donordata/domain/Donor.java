@@ -8,7 +8,8 @@ import java.util.Map;
  * created, one more with every write that changes it, so a client can tell whether the donor it read is still the
  * one stored (the HTTP adapter's ETag).
  */
-public record Donor(long id, DonorDetails details, Instant createdAt, Instant updatedAt, long version) {
+public record Donor(long id, DonorDetails details, Instant createdAt, Instant updatedAt, long version,
+        Instant erasedAt) {
 
     /** The version of a donor that has never been changed. */
     public static final long FIRST_VERSION = 1;
@@ -25,6 +26,23 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
         }
     }
 
+    /** A donor that has not been erased. */
+    public Donor(long id, DonorDetails details, Instant createdAt, Instant updatedAt, long version) {
+        this(id, details, createdAt, updatedAt, version, null);
+    }
+
+    public boolean erased() {
+        return erasedAt != null;
+    }
+
+    /**
+     * This donor as erasure leaves it (contract section 11): its id, type and creation kept, every other field at its
+     * default, which for personal data is none.
+     */
+    public DonorDetails erasedDetails() {
+        return DonorDetails.DEFAULTS.with(java.util.Map.of(DonorField.TYPE, details.type()));
+    }
+
     /**
      * A donor from the value of every field, as a store reads it back.
      *
@@ -32,7 +50,8 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
      */
     public static Donor of(Map<DonorField, ?> record, long version) {
         return new Donor((Long) record.get(DonorField.ID), DonorDetails.of(record),
-                (Instant) record.get(DonorField.CREATED_AT), (Instant) record.get(DonorField.UPDATED_AT), version);
+                (Instant) record.get(DonorField.CREATED_AT), (Instant) record.get(DonorField.UPDATED_AT), version,
+                (Instant) record.get(DonorField.ERASED_AT));
     }
 
     /** The value of any field of the record, as {@link DonorField.Kind#valueType()} says. */
@@ -41,6 +60,7 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
             case ID -> id;
             case CREATED_AT -> createdAt;
             case UPDATED_AT -> updatedAt;
+            case ERASED_AT -> erasedAt;
             default -> details.get(field);
         };
     }

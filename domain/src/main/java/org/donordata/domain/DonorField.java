@@ -30,7 +30,9 @@ public enum DonorField {
     DO_NOT_CONTACT("do_not_contact", Kind.FLAG),
     NOTES("notes", Kind.TEXT, 10_000),
     CREATED_AT("created_at", Kind.TIMESTAMP),
-    UPDATED_AT("updated_at", Kind.TIMESTAMP);
+    UPDATED_AT("updated_at", Kind.TIMESTAMP),
+    /** When the donor was erased (contract section 11); null for every other donor. */
+    ERASED_AT("erased_at", Kind.TIMESTAMP);
 
     /** What values a field takes, which decides how it is checked, stored and written. */
     public enum Kind {

@@ -24,7 +24,7 @@ final class AccessLog {
     private static final System.Logger LOG = System.getLogger(LOGGER_NAME);
     // Routing runs on the connection's thread, as do the error responses Helidon writes during it.
     private static final ThreadLocal<String> ROUTED = new ThreadLocal<>();
-    private static final Set<String> WORDS = Set.of("api", "v1", "donors", "changes", "external");
+    private static final Set<String> WORDS = Set.of("api", "v1", "donors", "changes", "external", "erase");
     private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
             "TRACE", "CONNECT");
 

@@ -45,6 +45,7 @@ final class DonorRoutes {
         resource(routing, DONORS + "/changes", this::changes, null);
         resource(routing, DONORS + "/external/{externalId}", null, this::upsert);
         resource(routing, DONORS + "/{id}", this::get, this::modify);
+        resource(routing, DONORS + "/{id}/erase", null, this::erase);
     }
 
     // HEAD is served wherever GET is (RFC 9110 asks it of every server); any other method gets a 405.
@@ -129,6 +130,16 @@ final class DonorRoutes {
     private void modify(ServerRequest req, ServerResponse res) {
         DonorChanges changes = DonorChanges.from(JsonBody.read(req));
         Donor donor = donors.modify(owner(req), RequestParameters.donorId(req), changes, EntityTags.expected(req));
+        res.header(HeaderNames.ETAG, EntityTags.of(donor));
+        Envelope.ok(req, res, Status.OK_200, json -> json.write(donor.id()));
+    }
+
+    // The body may be absent or {}: an erasure takes no fields.
+    private void erase(ServerRequest req, ServerResponse res) {
+        if (req.content().hasEntity() && !JsonBody.readOptional(req).isEmpty()) {
+            throw ApiException.badRequest("An erasure takes no fields: send no body, or {}.");
+        }
+        Donor donor = donors.erase(owner(req), RequestParameters.donorId(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor));
         Envelope.ok(req, res, Status.OK_200, json -> json.write(donor.id()));
     }

@@ -12,6 +12,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.application.ServiceBusyException;
 import org.donordata.domain.DomainException;
+import org.donordata.domain.DonorErasedException;
 import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
@@ -60,6 +61,7 @@ final class ErrorMapping {
             case DuplicateExternalIdException duplicate -> Status.CONFLICT_409;
             case DonorVersionMismatchException stale -> Status.PRECONDITION_FAILED_412;
             case IdempotencyKeyReuseException reused -> Status.UNPROCESSABLE_CONTENT_422;
+            case DonorErasedException erased -> Status.CONFLICT_409;
         };
     }
 

@@ -48,6 +48,19 @@ final class JsonBody {
     }
 
     /**
+     * The members of the request's body, where a body may also be left out: an empty body, sent with any content
+     * type or none, has no members.
+     */
+    static Map<String, Object> readOptional(ServerRequest req) {
+        byte[] body = readAtMostMax(req.content().inputStream());
+        if (body.length == 0) {
+            return Map.of();
+        }
+        requireJson(req.headers());
+        return members(body);
+    }
+
+    /**
      * The members of a JSON object in the order sent. Strings, booleans and nulls become String, Boolean and
      * null; numbers, arrays and objects stay JSON values, which the domain reports as the wrong type.
      */

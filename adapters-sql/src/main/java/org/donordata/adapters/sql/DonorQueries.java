@@ -40,7 +40,7 @@ import org.jooq.impl.DSL;
  * @param findForUpdate the same, locking the row for the caller's transaction
  * @param page a page in id order
  * @param insert a new donor (its id is the generated key)
- * @param update a donor's new details, timestamp, version and change number
+ * @param update a donor's new details, timestamp, version, change number, and when it was erased (null)
  */
 record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate, NamedQuery page, NamedQuery insert,
         NamedQuery update, NamedQuery changes, NamedQuery findByExternalIdForUpdate,
@@ -55,6 +55,7 @@ record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate
     static final String VERSION = "p_version";
     static final String CHANGE = "p_change";
     static final String EXTERNAL_ID = "p_external_id";
+    static final String ERASED = "p_erased";
 
     /** A criterion of a filtered list (contract section 8), with the condition it adds and its parameter. */
     enum Criterion {
@@ -173,6 +174,7 @@ record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate
         values.put(DONORS.UPDATED_AT, DSL.param(UPDATED, DONORS.UPDATED_AT.getType()));
         values.put(DONORS.VERSION, DSL.param(VERSION, Long.class));
         values.put(DonorColumns.FOLDED_EMAIL, DonorColumns.FOLDED_EMAIL_PARAMETER);
+        values.put(DONORS.ERASED_AT, DSL.param(ERASED, DONORS.ERASED_AT.getType()));
         values.put(DONORS.CHANGE_SEQ, kind.changeNumber());
         return DSL.update(DONORS).set(values)
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID), DONORS.ID.eq(DSL.param(ID, Long.class)));

@@ -1,6 +1,7 @@
 package org.donordata.adapters.sql;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,6 +14,7 @@ import java.util.function.UnaryOperator;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorErasedException;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
@@ -74,6 +76,9 @@ final class DonorRows {
             return Optional.empty();
         }
         Donor stored = current.get();
+        if (stored.erased()) {
+            throw new DonorErasedException(id);
+        }
         // Before the change is computed: a request based on a stale version is refused whatever fields it sent.
         if (!expected.accepts(stored.version())) {
             throw new DonorVersionMismatchException(id, stored.version());
@@ -82,22 +87,42 @@ final class DonorRows {
         if (after.equals(stored.details())) {
             return current;
         }
-        long version = stored.version() + 1;
-        List<Object> bindings = DonorColumns.bindings(after);
-        Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id,
-                DonorQueries.UPDATED, queries.kind().stored(stamp), DonorQueries.VERSION, version,
-                DonorQueries.CHANGE, queries.kind().drawChange(tx));
         try {
-            tx.connectionResult(connection -> {
-                try (PreparedStatement update = connection.prepareStatement(queries.update().sql())) {
-                    queries.update().bind(update, bindings.toArray());
-                    return update.executeUpdate();
-                }
-            });
+            return Optional.of(update(tx, queries, owner, stored, after, stamp, null));
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, after);
         }
-        return Optional.of(new Donor(id, after, stored.createdAt(), stamp, version));
+    }
+
+    /**
+     * Erases the donor (DonorRepository.erase): its personal fields back to their defaults, the time recorded, its
+     * idempotency record deleted. Nothing happens to a donor erased already.
+     */
+    static Optional<Donor> erase(DSLContext tx, DonorQueries queries, ApplicationId owner, long id, Instant stamp) {
+        Optional<Donor> current = find(tx, queries, queries.findForUpdate(), owner, DonorQueries.ID, id);
+        if (current.isEmpty() || current.get().erased()) {
+            return current;
+        }
+        tx.deleteFrom(IDEMPOTENCY_KEYS).where(IDEMPOTENCY_KEYS.APPLICATION_ID.eq(owner.value()),
+                IDEMPOTENCY_KEYS.DONOR_ID.eq(id)).execute();
+        return Optional.of(update(tx, queries, owner, current.get(), current.get().erasedDetails(), stamp, stamp));
+    }
+
+    private static Donor update(DSLContext tx, DonorQueries queries, ApplicationId owner, Donor stored,
+            DonorDetails after, Instant stamp, Instant erasedAt) {
+        long version = stored.version() + 1;
+        List<Object> bindings = DonorColumns.bindings(after);
+        Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, stored.id(),
+                DonorQueries.UPDATED, queries.kind().stored(stamp), DonorQueries.VERSION, version,
+                DonorQueries.ERASED, erasedAt == null ? null : queries.kind().stored(erasedAt),
+                DonorQueries.CHANGE, queries.kind().drawChange(tx));
+        tx.connectionResult(connection -> {
+            try (PreparedStatement update = connection.prepareStatement(queries.update().sql())) {
+                queries.update().bind(update, bindings.toArray());
+                return update.executeUpdate();
+            }
+        });
+        return new Donor(stored.id(), after, stored.createdAt(), stamp, version, erasedAt);
     }
 
     /** The owner's donor a query of {@link DonorQueries} finds by one more parameter, within the transaction. */

@@ -137,7 +137,7 @@ public final class SqlDatabase implements AutoCloseable {
         return writer;
     }
 
-    /** Commits the writes queued, then closes the connections. */
+    /** Commits the writes queued, then closes the connections; on SQLite it first empties the WAL into the file. */
     @Override
     public void close() {
         for (AutoCloseable closeable : closedFirst) {
@@ -145,6 +145,13 @@ public final class SqlDatabase implements AutoCloseable {
                 closeable.close();
             } catch (Exception e) {
                 // The pool is closed below all the same.
+            }
+        }
+        if (writer != null) {
+            try (java.sql.Connection connection = dataSource.getConnection()) {
+                SqliteFile.truncateWal(connection);
+            } catch (java.sql.SQLException e) {
+                // Another process still has the file open (the service, while a command runs): its own stop does it.
             }
         }
         dataSource.close();

@@ -89,6 +89,11 @@ final class SqlDonorRepository implements DonorRepository {
         return writes.write(tx -> DonorRows.modify(tx, queries, owner, id, expected, change, now));
     }
 
+    @Override
+    public Optional<Donor> erase(ApplicationId owner, long id, Instant now) {
+        return writes.write(tx -> DonorRows.erase(tx, queries, owner, id, now));
+    }
+
     /**
      * Upserts of one external id take turns (a lock on it, held to commit), so the second of two concurrent ones finds
      * the donor the first created. A plain create of the same external id does not take that turn: when one commits

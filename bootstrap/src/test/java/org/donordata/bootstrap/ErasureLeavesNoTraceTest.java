@@ -1,0 +1,105 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Contract section 11: after a donor is erased and the service stopped cleanly, nothing the service wrote holds the
+ * donor's personal data: not the SQLite file, not its WAL, not the logs; on PostgreSQL, no table.
+ */
+class ErasureLeavesNoTraceTest {
+
+    private static final String KEY = "erasure-test-key-0123456789";
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void noFileTheServiceWroteHoldsAnErasedDonorsDataOnSqlite() throws Exception {
+        Path data = Files.createDirectories(directory.resolve("data"));
+        Path log = directory.resolve("service.log");
+        Map<String, String> env = env(TestDatabase.sqlite(data));
+        String name = "Zebediah" + UUID.randomUUID().toString().replace("-", "");
+        String email = name.toLowerCase() + "@erasure.example";
+        try (ServiceProcess node = ServiceProcess.start(env, log)) {
+            ApiClient client = new ApiClient(node.port());
+            long id = createAndErase(client, name, email);
+            // Other donors come and go around it, so the erased one's pages are rewritten, not left alone.
+            for (int i = 0; i < 50; i++) {
+                client.post("/api/v1/donors", KEY, "{\"first_name\": \"Other " + i + "\", \"last_name\": \"Donor\"}");
+            }
+            assertTrue(client.get("/api/v1/donors/" + id, KEY).body().toString().contains("erased_at"));
+        }
+
+        List<Path> written;
+        try (Stream<Path> files = Files.walk(directory)) {
+            written = files.filter(Files::isRegularFile).toList();
+        }
+        assertTrue(written.stream().anyMatch(file -> file.getFileName().toString().equals("donors.db")), written::toString);
+        for (Path file : written) {
+            String content = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+            assertFalse(content.contains(name), name + " is still in " + file);
+            assertFalse(content.contains(email), email + " is still in " + file);
+        }
+        assertTrue(Files.readString(log).contains("/erase 200"), "the access log records the erasure");
+    }
+
+    @Test
+    void noTableHoldsAnErasedDonorsDataOnPostgres() throws Exception {
+        TestDatabase database = TestDatabase.postgres();
+        String name = "Zebediah" + UUID.randomUUID().toString().replace("-", "");
+        String email = name.toLowerCase() + "@erasure.example";
+        try (database; ServiceProcess node = ServiceProcess.start(env(database), directory.resolve("service.log"))) {
+            createAndErase(new ApiClient(node.port()), name, email);
+            String url = database.env().get("DONORS_DB_URL");
+            try (Connection connection = DriverManager.getConnection(url, database.env().get("DONORS_DB_USER"), null)) {
+                for (String table : List.of("donors", "idempotency_keys", "donor_ordinals", "applications")) {
+                    try (PreparedStatement search = connection.prepareStatement("select count(*) from " + table
+                            + " t where t::text like ? or t::text like ?")) {
+                        search.setString(1, "%" + name + "%");
+                        search.setString(2, "%" + email + "%");
+                        try (ResultSet found = search.executeQuery()) {
+                            found.next();
+                            assertEquals(0, found.getInt(1), table + " still holds the erased donor's data");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static long createAndErase(ApiClient client, String name, String email) {
+        ApiClient.Response created = client.postIdempotent("/api/v1/donors", KEY, "signup-" + name,
+                "{\"first_name\": \"" + name + "\", \"last_name\": \"" + name + "\", \"email\": \"" + email
+                        + "\", \"external_id\": \"" + name + "\", \"notes\": \"" + email + "\"}");
+        assertEquals(201, created.status(), created.body()::toString);
+        long id = created.body().getJsonNumber("data").longValue();
+        client.post("/api/v1/donors/" + id, KEY, "{\"city\": \"" + name + "\"}");
+        assertEquals(200, client.post("/api/v1/donors/" + id + "/erase", KEY, "{}").status());
+        return id;
+    }
+
+    private static Map<String, String> env(TestDatabase database) {
+        Map<String, String> env = new HashMap<>(database.env());
+        env.put("DONORS_PORT", "0");
+        env.put("DONORS_API_KEY", KEY);
+        return env;
+    }
+}

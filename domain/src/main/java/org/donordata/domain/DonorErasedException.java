@@ -1,0 +1,9 @@
+package org.donordata.domain;
+
+/** The donor was erased (contract section 11): it keeps its place, but nothing can be written to it any more. */
+public final class DonorErasedException extends DomainException {
+
+    public DonorErasedException(long donorId) {
+        super("Donor " + donorId + " was erased; it cannot be changed. Create a new donor instead.");
+    }
+}
