@@ -70,12 +70,12 @@ public interface DonorRepository {
      * and of concurrent creates with one key exactly one stores a donor, whose id all of them return. A key older
      * than {@code keyLifetime} counts as unused (and is replaced).
      *
-     * @return the id of the new donor, or of the donor the key's first create stored
+     * @return the id of the new donor, or of the donor the key's first create stored, and which it is
      * @throws IdempotencyKeyReuseException when the key's first create had details with another fingerprint
      * @throws DuplicateExternalIdException when another donor of the owner has the same external id; the key is then
      *         not recorded
      */
-    long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
+    KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
             Instant now, Duration keyLifetime);
 
     /**

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
@@ -53,6 +54,23 @@ public final class DonorService {
         return Page.fromLookahead(donors.list(owner, filter, request.offset(), request.limit() + 1), request);
     }
 
+    /** How many donors {@link #forEach} reads at a time. */
+    static final int BATCH = 1_000;
+
+    /**
+     * Hands every donor of the owner to {@code each}, in id order, a batch at a time: constant memory however many.
+     * Donors created meanwhile come last, or not at all; none is handed out twice.
+     */
+    public void forEach(ApplicationId owner, Consumer<Donor> each) {
+        for (long offset = 0; ; offset += BATCH) {
+            List<Donor> batch = donors.list(owner, DonorFilter.NONE, offset, BATCH);
+            batch.forEach(each);
+            if (batch.size() < BATCH) {
+                return;
+            }
+        }
+    }
+
     /**
      * The owner's donors changed after {@code since}, in the order their changes became visible, each once at its
      * current state; none is ever skipped (see DonorRepository.changesAfter).
@@ -85,6 +103,20 @@ public final class DonorService {
             return donors.insert(owner, details, now).id();
         }
         return donors.insertOnce(owner, idempotencyKey.get(), DonorFingerprint.of(details), details, now,
+                idempotencyKeyLifetime).donorId();
+    }
+
+    /**
+     * A create with an idempotency key, telling whether it stored the donor or found the key's earlier create (as an
+     * import run again does).
+     *
+     * @throws InvalidInputException naming every bad or missing field
+     * @throws IdempotencyKeyReuseException when the key's first create sent a different donor
+     * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
+     */
+    public KeyedCreate createOnce(ApplicationId owner, DonorChanges fields, IdempotencyKey idempotencyKey) {
+        DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
+        return donors.insertOnce(owner, idempotencyKey, DonorFingerprint.of(details), details, StoredTime.now(clock),
                 idempotencyKeyLifetime);
     }
 

@@ -387,9 +387,10 @@ public abstract class DonorRepositoryContract {
     void aRetryReturnsTheSameIdAndStoresNothingNew() {
         long id = insertOnce(owner, KEY, ADA, CREATED);
 
-        long retried = insertOnce(owner, KEY, ADA, CREATED.plusSeconds(30));
+        KeyedCreate retried = donors.insertOnce(owner, KEY, DonorFingerprint.of(ADA), ADA, CREATED.plusSeconds(30),
+                LIFETIME);
 
-        assertEquals(id, retried);
+        assertEquals(new KeyedCreate(id, true), retried);
         assertEquals(List.of(new Donor(id, ADA, CREATED, CREATED, 1)), donors.list(owner, DonorFilter.NONE, 0, 30));
     }
 
@@ -695,12 +696,12 @@ public abstract class DonorRepositoryContract {
             DonorRepository node = t % 2 == 0 ? donors : second;
             DonorDetails details = detailsOfThread.apply(t);
             start.await();
-            return node.insertOnce(owner, key, DonorFingerprint.of(details), details, CREATED, LIFETIME);
+            return node.insertOnce(owner, key, DonorFingerprint.of(details), details, CREATED, LIFETIME).donorId();
         });
     }
 
     protected long insertOnce(ApplicationId creator, IdempotencyKey key, DonorDetails details, Instant now) {
-        return donors.insertOnce(creator, key, DonorFingerprint.of(details), details, now, LIFETIME);
+        return donors.insertOnce(creator, key, DonorFingerprint.of(details), details, now, LIFETIME).donorId();
     }
 
     /** A modify of one field, whatever the stored version, as of {@link #LATER}. */

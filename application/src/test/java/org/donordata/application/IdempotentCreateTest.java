@@ -45,7 +45,7 @@ class IdempotentCreateTest {
     @Test
     void aKeyedCreateHandsTheRepositoryTheKeyAndTheFingerprintOfTheValidatedDonor() {
         when(repository.insertOnce(OWNER, KEY, DonorFingerprint.of(ADA), ADA, NOW_IN_MICROS, Duration.ofHours(24)))
-                .thenReturn(42L);
+                .thenReturn(new KeyedCreate(42, false));
 
         long id = service.create(OWNER, DonorChanges.from(Map.of("first_name", " Ada", "last_name", "Lovelace ")),
                 Optional.of(KEY));
@@ -59,7 +59,7 @@ class IdempotentCreateTest {
         assertEquals(Duration.ofHours(24), DonorService.IDEMPOTENCY_KEY_LIFETIME);
         DonorService briefMemory = new DonorService(repository, clock, Duration.ofMinutes(5));
         when(repository.insertOnce(OWNER, KEY, DonorFingerprint.of(ADA), ADA, NOW_IN_MICROS, Duration.ofMinutes(5)))
-                .thenReturn(43L);
+                .thenReturn(new KeyedCreate(43, false));
 
         assertEquals(43, briefMemory.create(OWNER, DonorChanges.from(Map.of("first_name", "Ada", "last_name",
                 "Lovelace")), Optional.of(KEY)));

@@ -86,18 +86,18 @@ public final class InMemoryDonorRepository implements DonorRepository {
     }
 
     @Override
-    public synchronized long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
+    public synchronized KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
             DonorDetails details, Instant now, Duration keyLifetime) {
         KeyUse earlier = keys.get(new KeyOf(owner, key));
         if (earlier != null && earlier.usedAt().isAfter(now.minus(keyLifetime))) {
             if (!earlier.fingerprint().equals(fingerprint)) {
                 throw new IdempotencyKeyReuseException(key);
             }
-            return earlier.donorId();
+            return new KeyedCreate(earlier.donorId(), true);
         }
         long id = insert(owner, details, now).id();
         keys.put(new KeyOf(owner, key), new KeyUse(fingerprint, id, now));
-        return id;
+        return new KeyedCreate(id, false);
     }
 
     @Override
@@ -156,7 +156,7 @@ public final class InMemoryDonorRepository implements DonorRepository {
         }
         DonorDetails details = create.get();
         long id = key.isPresent()
-                ? insertOnce(owner, key.get(), DonorFingerprint.of(details), details, now, keyLifetime)
+                ? insertOnce(owner, key.get(), DonorFingerprint.of(details), details, now, keyLifetime).donorId()
                 : insert(owner, details, now).id();
         return new Upserted(find(owner, id).orElseThrow(), true);
     }

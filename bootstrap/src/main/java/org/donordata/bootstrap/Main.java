@@ -6,12 +6,14 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.helidon.logging.common.LogConfig;
+import org.donordata.adapters.cli.DonorCommands;
 import org.donordata.adapters.sql.DatabaseCopyException;
 import org.donordata.application.ApplicationCommandException;
+import org.donordata.domain.DomainException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code java -jar donor-service.jar [serve | apps ...]}: serving is the default. */
+/** {@code java -jar donor-service.jar [serve | apps | copy-database | import | export | erase ...]}: serving is the default. */
 @Command(name = "donor-service", mixinStandardHelpOptions = true, version = "Donor Data Service 1.0",
         description = "The Donor Data Service: an HTTP JSON API over donor records.",
         subcommands = {Main.Serve.class, AppsCommand.class, CopyDatabaseCommand.class})
@@ -29,12 +31,16 @@ public final class Main implements Callable<Integer> {
     /** The command line, run against the given environment and streams. */
     static CommandLine commandLine(Map<String, String> env, PrintWriter out, PrintWriter err) {
         CommandLine commandLine = new CommandLine(new Main(), new EnvironmentFactory(env));
+        for (Object command : DonorCommands.all(() -> DonorServicesOf.open(env))) {
+            commandLine.addSubcommand(command);
+        }
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((failure, line, parsed) -> {
             // Operator mistakes and bad configuration are explained, not dumped as stack traces.
             if (failure instanceof ApplicationCommandException || failure instanceof IllegalArgumentException
-                    || failure instanceof DatabaseCopyException || failure instanceof StartFailure) {
+                    || failure instanceof DatabaseCopyException || failure instanceof StartFailure
+                    || failure instanceof DomainException) {
                 line.getErr().println("error: " + failure.getMessage());
                 return 1;
             }

@@ -27,6 +27,10 @@ final class Wiring implements AutoCloseable {
         return new Wiring(SqlDatabase.open(settings.database(), settings.apiKeyCacheLifetime()));
     }
 
+    DonorService donors() {
+        return donors;
+    }
+
     ApplicationService applications() {
         return applications;
     }

@@ -23,6 +23,7 @@ final class ArchitectureRules {
     static final String APPLICATION = "org.donordata.application..";
     static final String HTTP = "org.donordata.adapters.http..";
     static final String SQL = "org.donordata.adapters.sql..";
+    static final String CLI = "org.donordata.adapters.cli..";
     static final String BOOTSTRAP = "org.donordata.bootstrap..";
 
     /** Where the diagram lies, from the bootstrap module, where Maven runs this module's tests. */
@@ -57,9 +58,14 @@ final class ArchitectureRules {
             "jOOQ, HikariCP, Flyway, the JDBC drivers and JDBC", new String[] {"org.jooq..", "com.zaxxer.hikari..",
                 "org.sqlite..", "org.postgresql..", "org.flywaydb..", "java.sql..", "javax.sql.."}, SQL);
 
-    static final ArchRule HELIDON_AND_JSONP_BELONG_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP = ownedBy(
-            "Helidon and JSON-P", new String[] {"io.helidon..", "jakarta.json..", "org.eclipse.parsson.."},
-            HTTP, BOOTSTRAP);
+    static final ArchRule HELIDON_BELONGS_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP = ownedBy(
+            "Helidon", new String[] {"io.helidon.."}, HTTP, BOOTSTRAP);
+
+    static final ArchRule JSONP_BELONGS_TO_THE_HTTP_AND_COMMAND_LINE_ADAPTERS = ownedBy(
+            "JSON-P", new String[] {"jakarta.json..", "org.eclipse.parsson.."}, HTTP, CLI, BOOTSTRAP);
+
+    static final ArchRule COMMONS_CSV_BELONGS_TO_THE_COMMAND_LINE_ADAPTER = ownedBy(
+            "Commons CSV", new String[] {"org.apache.commons.csv.."}, CLI);
 
     static final ArchRule CAFFEINE_BELONGS_TO_THE_ADAPTERS = ownedBy(
             "Caffeine (the key cache, the rate limits' state)", new String[] {"com.github.benmanes.caffeine.."},
@@ -68,8 +74,8 @@ final class ArchitectureRules {
     static final ArchRule BUCKET4J_BELONGS_TO_THE_HTTP_ADAPTER = ownedBy(
             "Bucket4j (rate limits)", new String[] {"io.github.bucket4j.."}, HTTP);
 
-    static final ArchRule PICOCLI_BELONGS_TO_BOOTSTRAP = ownedBy(
-            "picocli (the command line)", new String[] {"picocli.."}, BOOTSTRAP);
+    static final ArchRule PICOCLI_BELONGS_TO_THE_COMMAND_LINE = ownedBy(
+            "picocli (the command line)", new String[] {"picocli.."}, CLI, BOOTSTRAP);
 
     private static ArchRule ownedBy(String library, String[] libraryPackages, String... owners) {
         return noClasses()

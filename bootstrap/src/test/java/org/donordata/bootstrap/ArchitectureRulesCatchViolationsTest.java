@@ -8,6 +8,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import org.donordata.adapters.cli.archfixture.CliUsingHttpAdapter;
 import org.donordata.adapters.http.archfixture.HttpUsingSqlAdapter;
 import org.donordata.adapters.sql.archfixture.SqlUsingBootstrapAndJsonp;
 import org.donordata.application.archfixture.ApplicationUsingHelidon;
@@ -25,6 +26,11 @@ class ArchitectureRulesCatchViolationsTest {
     @Test
     void theDiagramCatchesAnAdapterUsingAnotherAdapter() {
         assertCaught(ArchitectureRules.RINGS_AS_DRAWN, HttpUsingSqlAdapter.class, "SqlDatabase");
+    }
+
+    @Test
+    void theDiagramCatchesTheCommandLineAdapterCallingTheHttpAdapter() {
+        assertCaught(ArchitectureRules.RINGS_AS_DRAWN, CliUsingHttpAdapter.class, "HttpApi");
     }
 
     @Test
@@ -62,15 +68,20 @@ class ArchitectureRulesCatchViolationsTest {
                 "org.jooq.DSLContext");
         assertCaught(ArchitectureRules.JOOQ_HIKARI_FLYWAY_AND_JDBC_BELONG_TO_THE_SQL_ADAPTER, BootstrapUsingJdbc.class,
                 "javax.sql.DataSource");
-        assertCaught(ArchitectureRules.HELIDON_AND_JSONP_BELONG_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP,
+        assertCaught(ArchitectureRules.JSONP_BELONGS_TO_THE_HTTP_AND_COMMAND_LINE_ADAPTERS,
                 SqlUsingBootstrapAndJsonp.class, "jakarta.json.JsonObject");
-        assertCaught(ArchitectureRules.HELIDON_AND_JSONP_BELONG_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP,
+        assertCaught(ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP,
                 ApplicationUsingHelidon.class, "io.helidon.http.Status");
+        assertCaught(ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP,
+                CliUsingHttpAdapter.class, "io.helidon.http.Status");
+        assertCaught(ArchitectureRules.COMMONS_CSV_BELONGS_TO_THE_COMMAND_LINE_ADAPTER,
+                HttpUsingSqlAdapter.class, "org.apache.commons.csv.CSVFormat");
         assertCaught(ArchitectureRules.CAFFEINE_BELONGS_TO_THE_ADAPTERS, ApplicationUsingHelidon.class,
                 "com.github.benmanes.caffeine.cache.Cache");
         assertCaught(ArchitectureRules.BUCKET4J_BELONGS_TO_THE_HTTP_ADAPTER, SqlUsingBootstrapAndJsonp.class,
                 "io.github.bucket4j.Bucket");
-        assertCaught(ArchitectureRules.PICOCLI_BELONGS_TO_BOOTSTRAP, HttpUsingSqlAdapter.class, "picocli.CommandLine");
+        assertCaught(ArchitectureRules.PICOCLI_BELONGS_TO_THE_COMMAND_LINE, HttpUsingSqlAdapter.class,
+                "picocli.CommandLine");
     }
 
     private static void assertCaught(ArchRule rule, Class<?> violator, String expectedInReport) {

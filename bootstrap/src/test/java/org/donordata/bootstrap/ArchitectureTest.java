@@ -37,8 +37,18 @@ class ArchitectureTest {
     }
 
     @Test
-    void helidonAndJsonpBelongToTheHttpAdapterAndBootstrap() {
-        ArchitectureRules.HELIDON_AND_JSONP_BELONG_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP.check(PRODUCTION);
+    void helidonBelongsToTheHttpAdapterAndBootstrap() {
+        ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP.check(PRODUCTION);
+    }
+
+    @Test
+    void jsonpBelongsToTheHttpAndCommandLineAdapters() {
+        ArchitectureRules.JSONP_BELONGS_TO_THE_HTTP_AND_COMMAND_LINE_ADAPTERS.check(PRODUCTION);
+    }
+
+    @Test
+    void commonsCsvBelongsToTheCommandLineAdapter() {
+        ArchitectureRules.COMMONS_CSV_BELONGS_TO_THE_COMMAND_LINE_ADAPTER.check(PRODUCTION);
     }
 
     @Test
@@ -52,7 +62,7 @@ class ArchitectureTest {
     }
 
     @Test
-    void picocliBelongsToBootstrap() {
-        ArchitectureRules.PICOCLI_BELONGS_TO_BOOTSTRAP.check(PRODUCTION);
+    void picocliBelongsToTheCommandLine() {
+        ArchitectureRules.PICOCLI_BELONGS_TO_THE_COMMAND_LINE.check(PRODUCTION);
     }
 }

@@ -155,7 +155,17 @@ final class HostileRequests {
         for (String id : List.of("abc", "0", "-1", "1.5", "99999999999999999999999", "1%00", "%2e%2e", "1%20", "0x1", "%F0%9F%98%80")) {
             get("GET donor id " + id, "/api/v1/donors/" + id);
             post("modify donor id " + id, "/api/v1/donors/" + id, "application/json", utf8("{\"city\":\"Paris\"}"));
+            post("erase donor id " + id, "/api/v1/donors/" + id + "/erase", null, new byte[0]);
         }
+        post("erase a donor that does not exist", "/api/v1/donors/424242/erase", null, new byte[0]);
+        post("erase with a body that is not {}", "/api/v1/donors/1/erase", "application/json", utf8("{\"reason\":\"x\"}"));
+        post("erase with malformed JSON", "/api/v1/donors/1/erase", "application/json", utf8("{"));
+        post("erase with a text body", "/api/v1/donors/1/erase", "text/plain", utf8("please"));
+        post("erase with a body over 64 KiB", "/api/v1/donors/1/erase", "application/json",
+                utf8("{\"notes\":\"" + "x".repeat(70_000) + "\"}"));
+        get("GET on erase", "/api/v1/donors/1/erase");
+        raw("DELETE on erase", request("DELETE", "/api/v1/donors/1/erase", null, new byte[0]));
+        post("erase below a donor's erase", "/api/v1/donors/1/erase/again", null, new byte[0]);
         get("path below a donor", "/api/v1/donors/1/notes");
         get("path traversal", "/api/v1/../../etc/passwd");
         get("encoded traversal", "/api/v1/donors/..%2f..%2fetc%2fpasswd");

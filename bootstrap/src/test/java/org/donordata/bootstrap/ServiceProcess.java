@@ -35,13 +35,7 @@ final class ServiceProcess implements AutoCloseable {
 
     /** Starts {@code serve} with the given environment and waits until it listens; its stderr goes to {@code log}. */
     static ServiceProcess start(Map<String, String> env, Path log) {
-        ProcessBuilder builder = new ProcessBuilder(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "serve"));
-        builder.environment().keySet().removeIf(name -> name.startsWith("DONORS_"));
-        builder.environment().putAll(env);
+        ProcessBuilder builder = command(env, "serve");
         builder.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
         try {
             Process process = builder.start();
@@ -68,6 +62,20 @@ final class ServiceProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The service's command line with these arguments, in a JVM of its own, with only the given DONORS_ variables. */
+    static ProcessBuilder command(Map<String, String> env, String... arguments) {
+        List<String> command = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(name -> name.startsWith("DONORS_"));
+        builder.environment().putAll(env);
+        return builder;
     }
 
     private static void drain(Process process, BlockingQueue<String> lines) {

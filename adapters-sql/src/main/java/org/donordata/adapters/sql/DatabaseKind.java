@@ -79,11 +79,15 @@ enum DatabaseKind {
         // Under the single write lock, which orders the ids too: the later id always gets the larger ordinal.
         @Override
         void numberAtInsert(DSLContext tx, long application, long donorId) {
-            tx.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL, DONOR_ORDINALS.DONOR_ID)
-                    .select(DSL.select(DSL.val(application), DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), 0L).plus(1L),
-                            DSL.val(donorId)).from(DONOR_ORDINALS).where(DONOR_ORDINALS.APPLICATION_ID.eq(application)))
-                    .execute();
-            tx.update(SEQUENCING).set(SEQUENCING.NUMBERED_THROUGH, donorId).execute();
+            tx.connection(connection -> {
+                try (var number = connection.prepareStatement(NUMBER_AT_INSERT.sql());
+                        var through = connection.prepareStatement(NUMBERED_THROUGH.sql())) {
+                    NUMBER_AT_INSERT.bind(number, DonorQueries.APPLICATION, application, DonorQueries.ID, donorId);
+                    number.executeUpdate();
+                    NUMBERED_THROUGH.bind(through, DonorQueries.ID, donorId);
+                    through.executeUpdate();
+                }
+            });
         }
     },
 
@@ -104,7 +108,13 @@ enum DatabaseKind {
         // their creates wait for each other.
         @Override
         void lockKey(DSLContext tx, long application, String key) {
-            tx.fetch("select pg_advisory_xact_lock(hashtextextended({0}, {1}))", DSL.val(key), DSL.val(application));
+            tx.connection(connection -> {
+                try (var lock = connection.prepareStatement("select pg_advisory_xact_lock(hashtextextended(?, ?))")) {
+                    lock.setString(1, key);
+                    lock.setLong(2, application);
+                    lock.executeQuery().close();
+                }
+            });
         }
 
         // The transaction's id, and so the same for every change it makes; the V4 migration says why it is exact.
@@ -140,6 +150,17 @@ enum DatabaseKind {
         void numberAtInsert(DSLContext tx, long application, long donorId) {
         }
     };
+
+    // SQLite's, rendered once: a create pays for no rendering.
+    private static final NamedQuery NUMBER_AT_INSERT = NamedQuery.render(DSL.using(SQLDialect.SQLITE),
+            DSL.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL, DONOR_ORDINALS.DONOR_ID)
+                    .select(DSL.select(DSL.param(DonorQueries.APPLICATION, Long.class),
+                            DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)).plus(DSL.inline(1L)),
+                            DSL.param(DonorQueries.ID, Long.class))
+                            .from(DONOR_ORDINALS)
+                            .where(DONOR_ORDINALS.APPLICATION_ID.eq(DSL.param(DonorQueries.APPLICATION, Long.class)))));
+    private static final NamedQuery NUMBERED_THROUGH = NamedQuery.render(DSL.using(SQLDialect.SQLITE),
+            DSL.update(SEQUENCING).set(SEQUENCING.NUMBERED_THROUGH, DSL.param(DonorQueries.ID, Long.class)));
 
     private static final String DRAW_CHANGE =
             "update sequencing set last_change = last_change + 1 returning last_change";

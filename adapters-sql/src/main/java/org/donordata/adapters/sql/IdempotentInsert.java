@@ -2,18 +2,25 @@ package org.donordata.adapters.sql;
 
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import org.donordata.application.ApplicationId;
+import org.donordata.application.KeyedCreate;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.IdempotencyKeyReuseException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Record;
+import org.jooq.Field;
 import org.jooq.Record2;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
@@ -28,38 +35,90 @@ import org.jooq.impl.DSL;
 final class IdempotentInsert {
 
     /**
-     * Expired keys' rows one recording create deletes at most. More than one, so the purge outpaces the keys being
-     * recorded and the table stays at about one lifetime's worth of keys; bounded, so no create pays for a backlog.
+     * Expired keys' rows a purging create deletes at most: more than {@link #PURGE_EVERY}, so the purge outpaces the
+     * keys being recorded and the table stays at about one lifetime's worth of keys; bounded, so no create pays for a
+     * backlog.
      */
     static final int PURGE_BATCH = 100;
 
+    /** One create in this many purges (by its donor id): still more rows purged than recorded, for fewer statements. */
+    static final int PURGE_EVERY = 8;
+
     private IdempotentInsert() {
     }
+
+    private static final String APPLICATION = DonorQueries.APPLICATION;
+    private static final String KEY = "p_key";
+    private static final String FINGERPRINT = "p_fingerprint";
+    private static final String DONOR = DonorQueries.ID;
+    private static final String NOW = DonorQueries.CREATED;
+    private static final String EXPIRED_UP_TO = "p_expired_up_to";
+
+    /** The statements, rendered once per database (jOOQ's rendering was most of a keyed create's cost on SQLite). */
+    private record Statements(NamedQuery row, NamedQuery dropExpired, NamedQuery record, NamedQuery purge) {
+
+        static Statements of(DatabaseKind kind) {
+            DSLContext renderer = DSL.using(kind.dialect());
+            Condition keyOf = IDEMPOTENCY_KEYS.APPLICATION_ID.eq(DSL.param(APPLICATION, Long.class))
+                    .and(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY.eq(DSL.param(KEY, String.class)));
+            Field<Instant> expiredUpTo = DSL.param(EXPIRED_UP_TO, IDEMPOTENCY_KEYS.CREATED_AT.getType());
+            SelectForUpdateStep<Record2<Long, String>> oldest = DSL
+                    .select(IDEMPOTENCY_KEYS.APPLICATION_ID, IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY)
+                    .from(IDEMPOTENCY_KEYS)
+                    .where(IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo))
+                    .limit(DSL.inline(PURGE_BATCH));
+            // On PostgreSQL the purge skips rows that other transactions hold (their purges, or a create replacing
+            // its own expired key), so it never waits and never deadlocks with them; SQLite's writers are serial.
+            Select<Record2<Long, String>> expired = kind == DatabaseKind.POSTGRESQL
+                    ? oldest.forUpdate().skipLocked()
+                    : oldest;
+            return new Statements(
+                    NamedQuery.render(renderer, DSL.select(IDEMPOTENCY_KEYS.FINGERPRINT, IDEMPOTENCY_KEYS.DONOR_ID,
+                            IDEMPOTENCY_KEYS.CREATED_AT).from(IDEMPOTENCY_KEYS).where(keyOf)),
+                    NamedQuery.render(renderer, DSL.deleteFrom(IDEMPOTENCY_KEYS)
+                            .where(keyOf, IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo))),
+                    NamedQuery.render(renderer, DSL.insertInto(IDEMPOTENCY_KEYS)
+                            .set(IDEMPOTENCY_KEYS.APPLICATION_ID, DSL.param(APPLICATION, Long.class))
+                            .set(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, DSL.param(KEY, String.class))
+                            .set(IDEMPOTENCY_KEYS.FINGERPRINT, DSL.param(FINGERPRINT, String.class))
+                            .set(IDEMPOTENCY_KEYS.DONOR_ID, DSL.param(DONOR, Long.class))
+                            .set(IDEMPOTENCY_KEYS.CREATED_AT, DSL.param(NOW, IDEMPOTENCY_KEYS.CREATED_AT.getType()))),
+                    NamedQuery.render(renderer, DSL.deleteFrom(IDEMPOTENCY_KEYS).where(DSL.row(
+                            IDEMPOTENCY_KEYS.APPLICATION_ID, IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY).in(expired))));
+        }
+    }
+
+    private static final Map<DatabaseKind, Statements> STATEMENTS = Arrays.stream(DatabaseKind.values())
+            .collect(Collectors.toMap(kind -> kind, Statements::of, (one, other) -> one,
+                    () -> new EnumMap<>(DatabaseKind.class)));
 
     /**
      * See DonorRepository.insertOnce: within the caller's transaction, the donor id the key's live row names, or the
      * id of a donor stored now together with the key's row.
      */
-    static long insertOnce(DSLContext tx, DonorQueries queries, ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
-            DonorDetails details, Instant now, Duration keyLifetime) {
-        Optional<Long> earlier = earlierCreate(tx, owner, key, fingerprint, now, keyLifetime);
-        if (earlier.isPresent()) {
-            return earlier.get();
+    static KeyedCreate insertOnce(DSLContext tx, DonorQueries queries, ApplicationId owner, IdempotencyKey key,
+            DonorFingerprint fingerprint, DonorDetails details, Instant now, Duration keyLifetime) {
+        DatabaseKind kind = queries.kind();
+        Statements statements = STATEMENTS.get(kind);
+        Object expiredUpTo = kind.stored(now.minus(keyLifetime));
+        switch (recorded(tx, owner, key, fingerprint, now, keyLifetime)) {
+            case Recorded.Live live -> {
+                return new KeyedCreate(live.donorId(), true);
+            }
+            // An expired row of the key counts as absent, and makes room for the new one.
+            case Recorded.Expired expired -> execute(tx, statements.dropExpired(), APPLICATION, owner.value(), KEY,
+                    key.value(), EXPIRED_UP_TO, expiredUpTo);
+            case Recorded.None none -> {
+            }
         }
-        Instant expiredUpTo = now.minus(keyLifetime);
-        // An expired row of this key counts as absent, and makes room for the new one.
-        tx.deleteFrom(IDEMPOTENCY_KEYS).where(keyOf(owner, key), IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo)).execute();
         long donorId = DonorRows.insert(tx, queries, owner, details, now).id();
-        tx.insertInto(IDEMPOTENCY_KEYS)
-                .set(IDEMPOTENCY_KEYS.APPLICATION_ID, owner.value())
-                .set(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, key.value())
-                .set(IDEMPOTENCY_KEYS.FINGERPRINT, fingerprint.hex())
-                .set(IDEMPOTENCY_KEYS.DONOR_ID, donorId)
-                .set(IDEMPOTENCY_KEYS.CREATED_AT, now)
-                .execute();
-        // Last, so that this transaction waits for no other after taking the purge's row locks.
-        purgeExpired(tx, expiredUpTo);
-        return donorId;
+        execute(tx, statements.record(), APPLICATION, owner.value(), KEY, key.value(), FINGERPRINT, fingerprint.hex(),
+                DONOR, donorId, NOW, kind.stored(now));
+        if (donorId % PURGE_EVERY == 0) {
+            // Last, so that this transaction waits for no other after taking the purge's row locks.
+            execute(tx, statements.purge(), EXPIRED_UP_TO, expiredUpTo);
+        }
+        return new KeyedCreate(donorId, false);
     }
 
     /**
@@ -70,37 +129,54 @@ final class IdempotentInsert {
      */
     static Optional<Long> earlierCreate(DSLContext tx, ApplicationId owner, IdempotencyKey key,
             DonorFingerprint fingerprint, Instant now, Duration keyLifetime) {
-        DatabaseKind.of(tx).lockKey(tx, owner.value(), "idempotency-key:" + key.value());
-        // A key recorded at or before this instant has expired.
-        Optional<Record> live = tx.selectFrom(IDEMPOTENCY_KEYS)
-                .where(keyOf(owner, key), IDEMPOTENCY_KEYS.CREATED_AT.gt(now.minus(keyLifetime)))
-                .fetchOptional();
-        if (live.isPresent() && !live.get().get(IDEMPOTENCY_KEYS.FINGERPRINT).equals(fingerprint.hex())) {
-            throw new IdempotencyKeyReuseException(key);
+        return recorded(tx, owner, key, fingerprint, now, keyLifetime) instanceof Recorded.Live live
+                ? Optional.of(live.donorId())
+                : Optional.empty();
+    }
+
+    /** What the key's row says, if it has one. */
+    private sealed interface Recorded {
+        record Live(long donorId) implements Recorded {
         }
-        return live.map(row -> row.get(IDEMPOTENCY_KEYS.DONOR_ID));
+
+        record Expired() implements Recorded {
+        }
+
+        record None() implements Recorded {
+        }
     }
 
-    /**
-     * Deletes up to {@link #PURGE_BATCH} expired rows of any application. On PostgreSQL it skips rows that other
-     * transactions hold (their purges, or a create replacing its own expired key), so it never waits and never
-     * deadlocks with them; SQLite's writers are serial anyway.
-     */
-    private static void purgeExpired(DSLContext tx, Instant expiredUpTo) {
-        SelectForUpdateStep<Record2<Long, String>> oldest = tx
-                .select(IDEMPOTENCY_KEYS.APPLICATION_ID, IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY)
-                .from(IDEMPOTENCY_KEYS)
-                .where(IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo))
-                .limit(PURGE_BATCH);
-        Select<Record2<Long, String>> expired = DatabaseKind.of(tx) == DatabaseKind.POSTGRESQL
-                ? oldest.forUpdate().skipLocked()
-                : oldest;
-        tx.deleteFrom(IDEMPOTENCY_KEYS)
-                .where(DSL.row(IDEMPOTENCY_KEYS.APPLICATION_ID, IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY).in(expired))
-                .execute();
+    private static Recorded recorded(DSLContext tx, ApplicationId owner, IdempotencyKey key,
+            DonorFingerprint fingerprint, Instant now, Duration keyLifetime) {
+        DatabaseKind kind = DatabaseKind.of(tx);
+        kind.lockKey(tx, owner.value(), "idempotency-key:" + key.value());
+        NamedQuery row = STATEMENTS.get(kind).row();
+        return tx.connectionResult(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(row.sql())) {
+                row.bind(select, APPLICATION, owner.value(), KEY, key.value());
+                try (ResultSet found = select.executeQuery()) {
+                    if (!found.next()) {
+                        return new Recorded.None();
+                    }
+                    // A key recorded at or before this instant has expired.
+                    if (!kind.instant(found, 3).isAfter(now.minus(keyLifetime))) {
+                        return new Recorded.Expired();
+                    }
+                    if (!found.getString(1).equals(fingerprint.hex())) {
+                        throw new IdempotencyKeyReuseException(key);
+                    }
+                    return new Recorded.Live(found.getLong(2));
+                }
+            }
+        });
     }
 
-    private static Condition keyOf(ApplicationId owner, IdempotencyKey key) {
-        return IDEMPOTENCY_KEYS.APPLICATION_ID.eq(owner.value()).and(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY.eq(key.value()));
+    private static void execute(DSLContext tx, NamedQuery query, Object... namesAndValues) {
+        tx.connection(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(query.sql())) {
+                query.bind(statement, namesAndValues);
+                statement.executeUpdate();
+            }
+        });
     }
 }

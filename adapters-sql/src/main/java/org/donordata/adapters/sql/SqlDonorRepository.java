@@ -12,6 +12,7 @@ import java.util.function.UnaryOperator;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
 import org.donordata.application.DonorRepository;
+import org.donordata.application.KeyedCreate;
 import org.donordata.application.Upserted;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
@@ -77,7 +78,7 @@ final class SqlDonorRepository implements DonorRepository {
     }
 
     @Override
-    public long insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
+    public KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
             Instant now, Duration keyLifetime) {
         return writes.write(tx -> IdempotentInsert.insertOnce(tx, queries, owner, key, fingerprint, details, now,
                 keyLifetime));
@@ -133,7 +134,8 @@ final class SqlDonorRepository implements DonorRepository {
         DonorDetails details = create.get();
         Donor created = key.isPresent()
                 ? DonorRows.find(tx, queries, queries.find(), owner, DonorQueries.ID, IdempotentInsert.insertOnce(tx,
-                        queries, owner, key.get(), DonorFingerprint.of(details), details, now, keyLifetime)).orElseThrow()
+                        queries, owner, key.get(), DonorFingerprint.of(details), details, now, keyLifetime).donorId())
+                        .orElseThrow()
                 : DonorRows.insert(tx, queries, owner, details, now);
         return new Upserted(created, true);
     }

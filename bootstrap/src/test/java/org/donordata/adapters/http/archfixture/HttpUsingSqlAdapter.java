@@ -1,5 +1,6 @@
 package org.donordata.adapters.http.archfixture;
 
+import org.apache.commons.csv.CSVFormat;
 import org.donordata.adapters.sql.SqlDatabase;
 import org.jooq.DSLContext;
 import picocli.CommandLine;
@@ -9,4 +10,5 @@ public class HttpUsingSqlAdapter {
     SqlDatabase database;
     DSLContext dsl;
     CommandLine commandLine;
+    CSVFormat csv;
 }

@@ -1,0 +1,160 @@
+package org.donordata.adapters.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import org.donordata.application.ApplicationId;
+import org.donordata.domain.Donor;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * The operator's commands on donors (contract sections 11 and 13), run against the database of the configuration, while
+ * the service runs or not: {@code import}, {@code export} and {@code erase}. Each opens the use cases for itself.
+ */
+public final class DonorCommands {
+
+    /** The access log's logger (bootstrap's logging.properties): an erasure done here is recorded beside the API's. */
+    static final String ACCESS_LOG = "donors.access";
+
+    private DonorCommands() {
+    }
+
+    /** The commands, to add to the service's command line; bootstrap gives them the way to open the use cases. */
+    public static Object[] all(DonorServices.Opener opener) {
+        return new Object[] {new Import(opener), new Export(opener), new Erase(opener)};
+    }
+
+    private abstract static class Base implements Callable<Integer> {
+
+        final DonorServices.Opener opener;
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--application", required = true, paramLabel = "ID",
+                description = "The application whose donors these are (see 'apps list').")
+        long application;
+
+        Base(DonorServices.Opener opener) {
+            this.opener = opener;
+        }
+
+        ApplicationId owner() {
+            if (application < 1) {
+                throw new IllegalArgumentException("An application id is a positive number, got " + application + ".");
+            }
+            return new ApplicationId(application);
+        }
+
+        PrintWriter out() {
+            return spec.commandLine().getOut();
+        }
+
+        PrintWriter err() {
+            return spec.commandLine().getErr();
+        }
+    }
+
+    @Command(name = "import", description = {"Imports donors from a CSV file (a header of field names, UTF-8) or an"
+            + " NDJSON file (.ndjson, .jsonl: one JSON object a line), every row checked as POST /api/v1/donors checks"
+            + " it. A row with the external_id of a donor the application has modifies that donor. Refused rows are"
+            + " reported with their line; the others go on; the exit status is 1 when any row was refused.",
+        "Running the same file again, or again after it was stopped half-way, stores nothing twice."})
+    static final class Import extends Base {
+
+        @Parameters(paramLabel = "FILE", description = "The file to import.")
+        Path file;
+
+        Import(DonorServices.Opener opener) {
+            super(opener);
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            if (!Files.isRegularFile(file)) {
+                throw new IllegalArgumentException("No file " + file + " to import.");
+            }
+            DonorImport.Summary summary;
+            try (DonorServices services = opener.open()) {
+                summary = new DonorImport(services.donors(), err(), new Progress(err(), Progress.toTerminal()))
+                        .run(owner(), file);
+            }
+            out().println(summary);
+            return summary.clean() ? 0 : 1;
+        }
+    }
+
+    @Command(name = "export", description = "Writes every donor of the application, in id order, with every field, as"
+            + " CSV (a header of field names) or NDJSON, to FILE or standard output. An exported file imports into"
+            + " another application as the same donors.")
+    static final class Export extends Base {
+
+        @Option(names = "--format", defaultValue = "csv", paramLabel = "csv|ndjson",
+                description = "csv (the default) or ndjson.")
+        String format;
+
+        @Parameters(paramLabel = "FILE", arity = "0..1", description = "Where to write; standard output when left out.")
+        Path file;
+
+        Export(DonorServices.Opener opener) {
+            super(opener);
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            DonorExport.Format chosen = switch (format.toLowerCase(java.util.Locale.ROOT)) {
+                case "csv" -> DonorExport.Format.CSV;
+                case "ndjson", "jsonl" -> DonorExport.Format.NDJSON;
+                default -> throw new IllegalArgumentException("--format must be csv or ndjson, got '" + format + "'.");
+            };
+            long written;
+            try (DonorServices services = opener.open(); Writer out = file == null
+                    ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)) {
+                        @Override
+                        public void close() throws IOException {
+                            flush();
+                        }
+                    }
+                    : Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                written = new DonorExport(services.donors()).write(owner(), chosen, out,
+                        new Progress(err(), Progress.toTerminal()));
+            }
+            err().println("Exported " + written + " donors.");
+            return 0;
+        }
+    }
+
+    @Command(name = "erase", description = "Erases a donor's personal data for good, as POST"
+            + " /api/v1/donors/{id}/erase does: the donor keeps its id and type; the erasure is logged, never the data.")
+    static final class Erase extends Base {
+
+        @Option(names = "--donor", required = true, paramLabel = "ID", description = "The donor's id.")
+        long donor;
+
+        Erase(DonorServices.Opener opener) {
+            super(opener);
+        }
+
+        @Override
+        public Integer call() {
+            Donor erased;
+            try (DonorServices services = opener.open()) {
+                erased = services.donors().erase(owner(), donor);
+            }
+            System.getLogger(ACCESS_LOG).log(System.Logger.Level.INFO, "erasure of donor " + erased.id()
+                    + " of application " + application + " by the command line");
+            out().println("Erased donor " + erased.id() + " of application " + application + " at " + erased.erasedAt()
+                    + ".");
+            return 0;
+        }
+    }
+}

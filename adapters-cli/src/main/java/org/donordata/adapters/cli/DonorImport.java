@@ -1,0 +1,154 @@
+package org.donordata.adapters.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.donordata.application.ApplicationId;
+import org.donordata.application.DonorService;
+import org.donordata.application.KeyedCreate;
+import org.donordata.domain.DomainException;
+import org.donordata.domain.DonorChanges;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorFingerprint;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.IdempotencyKey;
+
+/**
+ * Imports a file of donors into one application through the same use cases as the API (contract section 13): a row
+ * with an external id creates or modifies the donor with it, as POST /donors/external/{id} does; any other row creates
+ * a donor with an idempotency key made of the row's fields, so that running the same file again, or again after it
+ * was killed half-way, or after its refused rows were corrected, stores nothing twice (within the keys' lifetime). A
+ * row identical to one above it is that donor again. Rows go to the use cases a window at a time, concurrently, so
+ * that SQLite's writer commits many of them at once.
+ */
+final class DonorImport {
+
+    /** Rows in flight at most: enough for the writer to group many into a commit, few enough to bound memory. */
+    static final int WINDOW = 256;
+
+    /** What an import did. */
+    record Summary(long created, long modified, long repeated, long erasedSkipped, long refused,
+            Optional<String> stoppedBecause) {
+
+        boolean clean() {
+            return refused == 0 && stoppedBecause.isEmpty();
+        }
+
+        @Override
+        public String toString() {
+            return "created " + created + ", modified " + modified + ", refused " + refused
+                    + (repeated > 0 ? "; " + repeated + " already stored (by an earlier import, or an identical row"
+                            + " above)" : "")
+                    + (erasedSkipped > 0 ? "; " + erasedSkipped + " erased donors passed over" : "");
+        }
+    }
+
+    private enum Outcome { CREATED, MODIFIED, REPEATED, ERASED }
+
+    private final DonorService donors;
+    private final PrintWriter refusals;
+    private final Progress progress;
+
+    DonorImport(DonorService donors, PrintWriter refusals, Progress progress) {
+        this.donors = donors;
+        this.refusals = refusals;
+        this.progress = progress;
+    }
+
+    Summary run(ApplicationId owner, Path file) throws IOException {
+        Tally tally = new Tally();
+        Optional<String> stopped = Optional.empty();
+        try (InputStream in = Files.newInputStream(file);
+                BoundedReader reader = new BoundedReader(in);
+                ExecutorService rows = Executors.newVirtualThreadPerTaskExecutor()) {
+            progress.start(Files.size(file));
+            // Rows in flight, in file order: refusals are reported in line order, and the oldest is waited for
+            // only when the window is full, so the writer always has rows to group.
+            Deque<InFlight> inFlight = new ArrayDeque<>();
+            try (ImportRows source = ImportRows.of(file.getFileName().toString(), reader)) {
+                for (Optional<ImportRow> row = source.next(); row.isPresent(); row = source.next()) {
+                    ImportRow each = row.get();
+                    inFlight.add(new InFlight(each.line(), rows.submit(() -> importRow(owner, each))));
+                    while (inFlight.size() >= WINDOW || !inFlight.isEmpty() && inFlight.peek().outcome().isDone()) {
+                        tally.add(inFlight.remove());
+                    }
+                    progress.done(1, reader.characters());
+                }
+            } catch (ImportFileException unusable) {
+                stopped = Optional.of(unusable.getMessage());
+            } finally {
+                while (!inFlight.isEmpty()) {
+                    tally.add(inFlight.remove());
+                }
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            stopped = Optional.of("Interrupted.");
+        }
+        stopped.ifPresent(refusals::println);
+        progress.finish();
+        return new Summary(tally.of(Outcome.CREATED), tally.of(Outcome.MODIFIED), tally.of(Outcome.REPEATED),
+                tally.of(Outcome.ERASED), tally.refused, stopped);
+    }
+
+    private record InFlight(long line, Future<Outcome> outcome) {
+    }
+
+    /** What the rows did so far; a refused row is reported as it is counted. */
+    private final class Tally {
+
+        private final long[] counts = new long[Outcome.values().length];
+        private long refused;
+
+        void add(InFlight row) throws InterruptedException {
+            try {
+                counts[row.outcome().get().ordinal()]++;
+            } catch (ExecutionException failed) {
+                refused++;
+                refusals.println("line " + row.line() + ": " + reason(failed.getCause()));
+            }
+        }
+
+        long of(Outcome outcome) {
+            return counts[outcome.ordinal()];
+        }
+    }
+
+    private Outcome importRow(ApplicationId owner, ImportRow row) {
+        if (row.unreadable() != null) {
+            throw new IllegalArgumentException("the line " + row.unreadable());
+        }
+        if (row.erased()) {
+            return Outcome.ERASED;
+        }
+        DonorChanges fields = DonorChanges.from(row.document());
+        Object externalId = row.document().get(DonorField.EXTERNAL_ID.key());
+        if (externalId instanceof String id && !id.isBlank()) {
+            return donors.upsert(owner, id.strip(), fields, ExpectedVersion.ANY, Optional.empty()).created()
+                    ? Outcome.CREATED : Outcome.MODIFIED;
+        }
+        IdempotencyKey key = new IdempotencyKey(
+                "import:" + DonorFingerprint.of(fields.applyTo(DonorDetails.DEFAULTS)).hex());
+        KeyedCreate created = donors.createOnce(owner, fields, key);
+        return created.repeated() ? Outcome.REPEATED : Outcome.CREATED;
+    }
+
+    /** The core's own words for what it refused; anything else (the database gone) is no row's fault: it stops. */
+    private static String reason(Throwable refusal) {
+        if (refusal instanceof DomainException || refusal instanceof IllegalArgumentException) {
+            return refusal.getMessage();
+        }
+        throw refusal instanceof RuntimeException unexpected ? unexpected : new IllegalStateException(refusal);
+    }
+}

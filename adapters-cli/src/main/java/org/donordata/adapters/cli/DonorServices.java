@@ -1,0 +1,18 @@
+package org.donordata.adapters.cli;
+
+import org.donordata.application.DonorService;
+
+/** The use cases a command runs on, opened for the command and closed after it (bootstrap opens the database). */
+public interface DonorServices extends AutoCloseable {
+
+    DonorService donors();
+
+    @Override
+    void close();
+
+    /** Opens the use cases on the configured database; bootstrap's wiring is one. */
+    @FunctionalInterface
+    interface Opener {
+        DonorServices open();
+    }
+}

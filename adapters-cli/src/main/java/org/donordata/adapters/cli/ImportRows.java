@@ -1,0 +1,209 @@
+package org.donordata.adapters.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+import org.apache.commons.csv.DuplicateHeaderMode;
+import org.donordata.domain.DonorField;
+
+/**
+ * The donors of an import file, one at a time: CSV with a header of field names (RFC 4180 quoting, line breaks in
+ * quoted values, CRLF), or NDJSON, one JSON object a line. Columns or keys an export writes but a client never sends
+ * (id, created_at, updated_at, erased_at) are passed over, so that an export imports as it is.
+ */
+abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv, ImportRows.Ndjson {
+
+    final BoundedReader reader;
+
+    private ImportRows(BoundedReader reader) {
+        this.reader = reader;
+    }
+
+    static ImportRows of(String fileName, BoundedReader reader) throws ImportFileException {
+        String name = fileName.toLowerCase(Locale.ROOT);
+        return name.endsWith(".ndjson") || name.endsWith(".jsonl") ? new Ndjson(reader) : new Csv(reader);
+    }
+
+    /** The next donor, empty at the end of the file. */
+    abstract Optional<ImportRow> next() throws ImportFileException;
+
+    @Override
+    public void close() throws IOException {
+        reader.close();
+    }
+
+    ImportFileException unreadable(IOException e) {
+        return new ImportFileException("The file could not be read on from line " + reader.line() + " ("
+                + e.getMessage() + "); nothing from there on was read.");
+    }
+
+    /** An export's erased_at, when set: the row stands for an erased donor. */
+    static boolean erased(Object erasedAt) {
+        return erasedAt instanceof String text ? !text.isBlank() : erasedAt != null && erasedAt != JsonValue.NULL;
+    }
+
+    static boolean exportOnly(String name) {
+        return DonorField.fromKey(name).map(field -> !field.writable()).orElse(false);
+    }
+
+    static final class Csv extends ImportRows {
+
+        private final CSVParser parser;
+        private final Iterator<CSVRecord> records;
+        private final List<String> header;
+        private long linesRead = 1;
+
+        Csv(BoundedReader reader) throws ImportFileException {
+            super(reader);
+            try {
+                this.parser = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
+                        .setDuplicateHeaderMode(DuplicateHeaderMode.DISALLOW).get().parse(reader);
+            } catch (IOException e) {
+                throw unreadable(e);
+            } catch (IllegalArgumentException badHeader) {
+                throw new ImportFileException("The header cannot be used: " + badHeader.getMessage()
+                        + ". Nothing was imported.");
+            }
+            this.header = parser.getHeaderNames();
+            if (header.stream().anyMatch(BoundedReader::notUtf8)) {
+                throw new ImportFileException("The file is not UTF-8 text: its header is not. Nothing was imported.");
+            }
+            List<String> unknown = header.stream().filter(name -> DonorField.fromKey(name).isEmpty()).toList();
+            if (header.isEmpty() || !unknown.isEmpty()) {
+                throw new ImportFileException("The header must name donor fields only; it names " + (header.isEmpty()
+                        ? "none" : String.join(", ", unknown.stream().map(name -> "'" + name + "'").toList()))
+                        + " (fields: " + String.join(", ", java.util.Arrays.stream(DonorField.values())
+                        .map(DonorField::key).toList()) + "). Nothing was imported.");
+            }
+            this.records = parser.iterator();
+        }
+
+        @Override
+        Optional<ImportRow> next() throws ImportFileException {
+            try {
+                if (!records.hasNext()) {
+                    return Optional.empty();
+                }
+                CSVRecord record = records.next();
+                long line = linesRead + 1;
+                linesRead = parser.getCurrentLineNumber();
+                if (record.stream().anyMatch(BoundedReader::notUtf8)) {
+                    return Optional.of(ImportRow.unreadable(line, "is not valid UTF-8"));
+                }
+                Map<String, Object> document = new LinkedHashMap<>();
+                boolean erased = false;
+                for (int i = 0; i < header.size(); i++) {
+                    String name = header.get(i);
+                    String value = i < record.size() ? record.get(i) : "";
+                    if (name.equals(DonorField.ERASED_AT.key())) {
+                        erased = erased(value);
+                    } else if (!exportOnly(name)) {
+                        cell(DonorField.fromKey(name).orElseThrow(), value, document);
+                    }
+                }
+                return Optional.of(new ImportRow(line, document, erased, null));
+            } catch (UncheckedIOException e) {
+                throw unreadable(e.getCause());
+            } catch (IllegalStateException malformed) {
+                throw new ImportFileException("The CSV is malformed near line " + reader.line() + " ("
+                        + malformed.getMessage() + "); nothing from there on was read.");
+            }
+        }
+
+        /** A cell as a client would send the field: an empty cell leaves a flag or the type out, and clears text. */
+        private static void cell(DonorField field, String value, Map<String, Object> document) {
+            switch (field.kind()) {
+                case FLAG -> {
+                    if (!value.isBlank()) {
+                        String flag = value.strip().toLowerCase(Locale.ROOT);
+                        document.put(field.key(), flag.equals("true") ? Boolean.TRUE
+                                : flag.equals("false") ? Boolean.FALSE : value);
+                    }
+                }
+                case TYPE -> {
+                    if (!value.isBlank()) {
+                        document.put(field.key(), value);
+                    }
+                }
+                default -> document.put(field.key(), value.isEmpty() ? null : value);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            parser.close();
+        }
+    }
+
+    static final class Ndjson extends ImportRows {
+
+        private final BufferedReader lines;
+        private long line;
+
+        Ndjson(BoundedReader reader) {
+            super(reader);
+            this.lines = new BufferedReader(reader);
+        }
+
+        @Override
+        Optional<ImportRow> next() throws ImportFileException {
+            try {
+                String text;
+                do {
+                    text = lines.readLine();
+                    line++;
+                } while (text != null && text.isBlank());
+                if (text == null) {
+                    return Optional.empty();
+                }
+                if (BoundedReader.notUtf8(text)) {
+                    return Optional.of(ImportRow.unreadable(line, "is not valid UTF-8"));
+                }
+                Map<String, Object> document = new LinkedHashMap<>();
+                boolean erased = false;
+                JsonObject object;
+                try (var json = Json.createReader(new StringReader(text))) {
+                    object = json.readObject();
+                } catch (JsonException notAnObject) {
+                    return Optional.of(ImportRow.unreadable(line, "is not one JSON object"));
+                }
+                for (Map.Entry<String, JsonValue> member : object.entrySet()) {
+                    if (member.getKey().equals(DonorField.ERASED_AT.key())) {
+                        erased = erased(member.getValue());
+                    } else if (!exportOnly(member.getKey())) {
+                        document.put(member.getKey(), plain(member.getValue()));
+                    }
+                }
+                return Optional.of(new ImportRow(line, document, erased, null));
+            } catch (IOException e) {
+                throw unreadable(e);
+            }
+        }
+
+        private static Object plain(JsonValue value) {
+            return switch (value.getValueType()) {
+                case STRING -> ((JsonString) value).getString();
+                case TRUE -> Boolean.TRUE;
+                case FALSE -> Boolean.FALSE;
+                case NULL -> null;
+                case NUMBER, ARRAY, OBJECT -> value;
+            };
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package org.donordata.bootstrap;
+
+import java.util.Map;
+
+import org.donordata.adapters.cli.DonorServices;
+import org.donordata.application.DonorService;
+
+/** The command-line adapter's use cases on the database the environment configures, closed with the command. */
+record DonorServicesOf(Wiring wiring) implements DonorServices {
+
+    static DonorServices open(Map<String, String> env) {
+        return new DonorServicesOf(Wiring.open(Settings.fromEnvironment(env)));
+    }
+
+    @Override
+    public DonorService donors() {
+        return wiring.donors();
+    }
+
+    @Override
+    public void close() {
+        wiring.close();
+    }
+}

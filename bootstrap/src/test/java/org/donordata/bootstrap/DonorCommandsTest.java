@@ -1,0 +1,320 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.RandomAccessFile;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Contract sections 11 and 13 through the service's own command line, on SQLite and on PostgreSQL: import, export and
+ * erase as an operator runs them, including a file that is hostile and an import killed half-way.
+ */
+class DonorCommandsTest {
+
+    private static final Path SAMPLE = Path.of("..", "docs", "examples", "donors.csv");
+
+    @TempDir
+    Path dir;
+
+    private TestDatabase database;
+
+    record Result(int exit, String out, String err) {
+    }
+
+    @AfterEach
+    void dropDatabase() {
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    private void open(String kind) {
+        database = kind.equals("sqlite") ? TestDatabase.sqlite(dir) : TestDatabase.postgres();
+        assertEquals(0, run("apps", "create", "Website").exit());
+        assertEquals(0, run("apps", "create", "CRM").exit());
+        assertEquals(0, run("apps", "create", "Mailing").exit());
+    }
+
+    private Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.commandLine(database.env(), new PrintWriter(out, true, StandardCharsets.UTF_8),
+                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(args);
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Result importInto(long application, Path file) {
+        return run("import", "--application", String.valueOf(application), file.toString());
+    }
+
+    private long count(long application) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(database.env().get("DONORS_DB_URL"),
+                database.env().get("DONORS_DB_USER"), null);
+                PreparedStatement query = connection.prepareStatement(
+                        "select count(*) from donors where application_id = ?")) {
+            query.setLong(1, application);
+            try (ResultSet counted = query.executeQuery()) {
+                counted.next();
+                return counted.getLong(1);
+            }
+        }
+    }
+
+    /** Each donor of the application as NDJSON without what the service assigned (id and times), sorted. */
+    private List<String> exportedDonors(long application) throws IOException {
+        Path file = dir.resolve("export-" + application + "-" + System.nanoTime() + ".ndjson");
+        Result exported = run("export", "--application", String.valueOf(application), "--format", "ndjson",
+                file.toString());
+        assertEquals(0, exported.exit(), exported.err());
+        List<String> donors = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            JsonObject donor = Json.createReader(new StringReader(line)).readObject();
+            donors.add(Json.createObjectBuilder(donor).remove("id").remove("created_at").remove("updated_at").build()
+                    .toString());
+        }
+        donors.sort(null);
+        return donors;
+    }
+
+    private Path write(String name, String content) throws IOException {
+        return Files.writeString(dir.resolve(name), content);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void theSampleImportsAndASecondRunStoresNothingTwice(String kind) throws Exception {
+        open(kind);
+        Result first = importInto(1, SAMPLE);
+        assertEquals(0, first.exit(), first.err());
+        assertEquals("created 5, modified 0, refused 0", first.out().strip());
+        assertEquals("", first.err(), "quiet when not on a terminal");
+
+        Result second = importInto(1, SAMPLE);
+
+        assertEquals(0, second.exit(), second.err());
+        assertEquals("created 0, modified 3, refused 0; 2 already stored (by an earlier import, or an identical row"
+                + " above)", second.out().strip());
+        assertEquals(5, count(1));
+        assertEquals(0, count(2));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void refusedRowsAreNamedTheOthersStoredAndTheExitIsNonZero(String kind) throws Exception {
+        open(kind);
+        Result result = importInto(1, write("donors.csv", "first_name,last_name,email\nAda,Lovelace,\n"
+                + "Grace,,\nAlan,Turing,not-an-email\nEdsger,Dijkstra,\n"));
+
+        assertEquals(1, result.exit());
+        assertEquals("created 2, modified 0, refused 2", result.out().strip());
+        List<String> refusals = result.err().lines().toList();
+        assertTrue(refusals.get(0).startsWith("line 3: ") && refusals.get(0).contains("last_name"), result.err());
+        assertTrue(refusals.get(1).startsWith("line 4: ") && refusals.get(1).contains("email"), result.err());
+        assertEquals(2, count(1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void hostileFilesAreRefusedClearlyAndStoreNothing(String kind) throws Exception {
+        open(kind);
+        byte[] noise = new byte[100_000];
+        new Random(7).nextBytes(noise);
+        Path binary = Files.write(dir.resolve("photo.csv"), noise);
+        Path longLine = write("long.csv", "first_name,last_name\nAda,");
+        try (RandomAccessFile sparse = new RandomAccessFile(longLine.toFile(), "rw")) {
+            sparse.setLength(1L << 30);
+        }
+        Path notUtf8 = Files.write(dir.resolve("latin1.csv"), DonorImportBytes.concat(
+                "first_name,last_name\nJos".getBytes(StandardCharsets.UTF_8), HexFormat.of().parseHex("e9"),
+                ",Martin\n".getBytes(StandardCharsets.UTF_8)));
+        Map<Path, String> files = Map.of(
+                binary, "not UTF-8 text",
+                longLine, "longer than 65536 characters",
+                notUtf8, "line 2: the line is not valid UTF-8",
+                write("unknown.csv", "first_name,last_name,shoe_size\nAda,Lovelace,5\n"), "'shoe_size'",
+                write("repeated.csv", "first_name,last_name,last_name\nAda,Lovelace,Byron\n"), "last_name",
+                write("empty.csv", ""), "header",
+                write("rows.ndjson", "{\"first_name\":\"Ada\",\n"), "line 1: the line is not one JSON object");
+        for (Map.Entry<Path, String> file : files.entrySet()) {
+            Result result = importInto(1, file.getKey());
+            assertEquals(1, result.exit(), file.getKey() + ": " + result);
+            assertTrue(result.err().contains(file.getValue()), file.getKey() + ": " + result.err());
+            assertFalse(result.err().contains("Exception"), file.getKey() + ": " + result.err());
+        }
+        assertEquals(0, count(1));
+        Result missing = importInto(1, dir.resolve("no-such-file.csv"));
+        assertEquals(1, missing.exit());
+        assertTrue(missing.err().startsWith("error: No file "), missing.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void anExportImportsIntoAnotherApplicationAsTheSameDonors(String kind) throws Exception {
+        open(kind);
+        importInto(1, SAMPLE);
+        for (String format : List.of("csv", "ndjson")) {
+            Path file = dir.resolve("export." + format);
+            Result exported = run("export", "--application", "1", "--format", format, file.toString());
+            assertEquals(0, exported.exit(), exported.err());
+            assertEquals("Exported 5 donors.", exported.err().strip());
+            long other = format.equals("csv") ? 2 : 3;
+
+            Result imported = importInto(other, file);
+
+            assertEquals(0, imported.exit(), format + ": " + imported.err());
+            assertEquals("created 5, modified 0, refused 0", imported.out().strip(), format);
+            assertEquals(exportedDonors(1), exportedDonors(other), format);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void anOperatorErasesADonorAndTheAccessLogSaysSoWithoutTheData(String kind) throws Exception {
+        open(kind);
+        importInto(1, SAMPLE);
+        long id = Long.parseLong(exportedIds(1).getFirst());
+        JsonObject before = donor(1, id);
+        assertFalse(before.isNull("first_name"));
+        List<String> logged = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger accessLog = Logger.getLogger("donors.access");
+        accessLog.addHandler(capture);
+        Result erased;
+        try {
+            erased = run("erase", "--application", "1", "--donor", String.valueOf(id));
+        } finally {
+            accessLog.removeHandler(capture);
+        }
+
+        assertEquals(0, erased.exit(), erased.err());
+        assertTrue(erased.out().startsWith("Erased donor " + id + " of application 1 at "), erased.out());
+        assertEquals(List.of("erasure of donor " + id + " of application 1 by the command line"), logged);
+        JsonObject after = donor(1, id);
+        assertFalse(after.isNull("erased_at"), after.toString());
+        assertEquals(before.getString("type"), after.getString("type"));
+        for (String field : List.of("first_name", "last_name", "organization_name", "email", "phone", "address_line1",
+                "address_line2", "city", "region", "postal_code", "country", "external_id", "notes")) {
+            assertTrue(after.isNull(field), field + " after erasure: " + after);
+        }
+
+        Result twice = run("erase", "--application", "1", "--donor", String.valueOf(id));
+        assertEquals(0, twice.exit(), "erasing twice is no error");
+        Result otherApplication = run("erase", "--application", "2", "--donor", String.valueOf(id));
+        assertEquals(1, otherApplication.exit());
+        assertTrue(otherApplication.err().startsWith("error: "), otherApplication.err());
+    }
+
+    private List<String> exportedIds(long application) throws IOException {
+        return Files.readAllLines(exportTo(application, "ids.csv")).stream().skip(1)
+                .map(line -> line.substring(0, line.indexOf(','))).toList();
+    }
+
+    private JsonObject donor(long application, long id) throws IOException {
+        Path file = dir.resolve("donor-" + System.nanoTime() + ".ndjson");
+        assertEquals(0, run("export", "--application", String.valueOf(application), "--format", "ndjson",
+                file.toString()).exit());
+        return Files.readAllLines(file).stream().map(line -> Json.createReader(new StringReader(line)).readObject())
+                .filter(donor -> donor.getJsonNumber("id").longValue() == id).findFirst().orElseThrow();
+    }
+
+    private Path exportTo(long application, String name) {
+        Path file = dir.resolve(name);
+        assertEquals(0, run("export", "--application", String.valueOf(application), file.toString()).exit());
+        return file;
+    }
+
+    /**
+     * The import is killed with SIGKILL once part of the file is stored; running it again stores each row exactly
+     * once. The rows have no external id, so only the import's idempotency keys can tell a stored row from a new one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void anImportKilledHalfWayAndRunAgainStoresEveryRowOnce(String kind) throws Exception {
+        open(kind);
+        int rows = 20_000;
+        StringBuilder csv = new StringBuilder("first_name,last_name,email\n");
+        for (int i = 0; i < rows; i++) {
+            csv.append("Donor,Number ").append(i).append(",donor").append(i).append("@import.example\n");
+        }
+        Path file = write("big.csv", csv.toString());
+        Process importing = ServiceProcess.command(database.env(), "import", "--application", "1", file.toString())
+                .redirectOutput(dir.resolve("import.out").toFile()).redirectError(dir.resolve("import.err").toFile())
+                .start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long stored = 0;
+        while (importing.isAlive() && System.nanoTime() < deadline && (stored = count(1)) < 2_000) {
+            Thread.sleep(20);
+        }
+        importing.destroyForcibly().waitFor();
+        long atKill = count(1);
+        assertTrue(atKill >= 2_000 && atKill < rows, "killed after " + atKill + " of " + rows + " rows (last seen "
+                + stored + "); " + Files.readString(dir.resolve("import.err")));
+
+        Result again = importInto(1, file);
+
+        assertEquals(0, again.exit(), again.err());
+        assertEquals(rows, count(1));
+        try (Connection connection = DriverManager.getConnection(database.env().get("DONORS_DB_URL"),
+                database.env().get("DONORS_DB_USER"), null);
+                PreparedStatement distinct = connection.prepareStatement(
+                        "select count(distinct email) from donors where application_id = 1");
+                ResultSet counted = distinct.executeQuery()) {
+            counted.next();
+            assertEquals(rows, counted.getLong(1), "every row stored once");
+        }
+        assertTrue(again.out().contains("already stored"), again.out());
+    }
+
+    /** Byte arrays joined. */
+    static final class DonorImportBytes {
+        static byte[] concat(byte[]... parts) {
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            for (byte[] part : parts) {
+                all.writeBytes(part);
+            }
+            return all.toByteArray();
+        }
+    }
+}
