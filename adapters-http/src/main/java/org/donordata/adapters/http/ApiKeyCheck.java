@@ -14,7 +14,9 @@ import org.donordata.application.ApplicationService;
 /**
  * Registered before every route, so that a request without a valid key learns nothing, not even whether
  * its path exists. The key itself is never logged or written anywhere. An address that keeps presenting wrong
- * keys is refused before its key is even looked up, and an application over its rate is refused once known.
+ * keys has its wrong keys answered 429 rather than 401; a request with a valid key is never refused for its
+ * address, since anyone sharing the address (an office behind NAT, a proxy) could otherwise lock a real application
+ * out for free. An application over its rate is refused once known.
  */
 final class ApiKeyCheck implements Handler {
 
@@ -30,13 +32,13 @@ final class ApiKeyCheck implements Handler {
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
-        String address = RateLimits.clientKey(req.remotePeer().address());
-        limits.checkAddress(address);
         List<String> keys = req.headers().all(API_KEY, List::of);
         // Two keys in one request are ambiguous, so neither counts.
         String key = keys.size() == 1 ? keys.getFirst() : null;
         Optional<Application> caller = applications.authenticate(key);
         if (caller.isEmpty()) {
+            String address = RateLimits.clientKey(req.remotePeer().address());
+            limits.checkAddress(address);
             // A request with no key at all guesses nothing (health checks, curious browsers): not counted.
             if (keys.stream().anyMatch(presented -> !presented.isBlank())) {
                 limits.failedAuthentication(address);

@@ -52,7 +52,7 @@ class ThrottlingTest {
 
     @SetUpRoute
     static void routing(HttpRouting.Builder routing) {
-        FIXTURE.api().routing(routing, new RateLimits(1, 2, 3, TIME, NANOS::get));
+        FIXTURE.api().routing(routing, new RateLimits(1, 2, 3, TIME, NANOS::get), new AccessLog(false));
     }
 
     // An hour later, every bucket is full again and every entry forgotten.
@@ -78,21 +78,32 @@ class ThrottlingTest {
     }
 
     @Test
-    void addressWithTooManyWrongKeys_is429BeforeAnyKeyIsLookedUp() {
+    void addressWithTooManyWrongKeys_getsItsWrongKeysAnswered429() {
         for (int i = 0; i < 3; i++) {
             failure(get("wrong-key-" + i), 401);
         }
-        clearInvocations(FIXTURE.applications);
 
-        ClientResponseTyped<String> refused = get(KEY);
+        ClientResponseTyped<String> refused = get("wrong-key-3");
 
         assertEquals("Too many requests from this address had a wrong api key; retry after 60 s.",
                 failure(refused, 429));
         assertEquals("60", refused.headers().first(HeaderNames.RETRY_AFTER).orElseThrow());
-        verifyNoInteractions(FIXTURE.applications);
         verifyNoInteractions(FIXTURE.donors);
         NANOS.addAndGet(Duration.ofMinutes(1).toNanos());
+        failure(get("wrong-key-4"), 401);
+    }
+
+    /** Whoever shares an address with a real application (NAT, a proxy) cannot lock it out with wrong keys. */
+    @Test
+    void aValidKeyIsServedWhileItsAddressIsThrottled() {
+        for (int i = 0; i < 10; i++) {
+            get("wrong-key-" + i);
+        }
+        assertEquals(429, get("wrong-key-10").status().code(), "the address is throttled");
+
         envelope(get(KEY), 200);
+        envelope(get(OTHER_KEY), 200);
+        assertEquals(429, get("wrong-key-11").status().code(), "and stays throttled for wrong keys");
     }
 
     @Test
