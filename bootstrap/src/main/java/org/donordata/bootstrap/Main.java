@@ -3,6 +3,7 @@ package org.donordata.bootstrap;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import io.helidon.logging.common.LogConfig;
@@ -12,6 +13,7 @@ import org.donordata.application.ApplicationCommandException;
 import org.donordata.domain.DomainException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import sun.misc.Signal;
 
 /** {@code java -jar donor-service.jar [serve | apps | copy-database | import | export | erase ...]}: serving is the default. */
 @Command(name = "donor-service", mixinStandardHelpOptions = true, version = "Donor Data Service 1.0",
@@ -66,14 +68,23 @@ public final class Main implements Callable<Integer> {
             this.env = env;
         }
 
+        /**
+         * Serves until SIGTERM or SIGINT, then stops gracefully (RunningService.close) and exits 0: a stop asked for
+         * is a clean end, which an orchestrator must not count as a crash (the JVM's own handling would exit 143).
+         */
         @Override
         public Integer call() throws InterruptedException {
             RunningService service = RunningService.start(Settings.fromEnvironment(env), System.out);
             CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Runnable stop = () -> {
                 service.close();
                 stopped.countDown();
-            }, "shutdown"));
+            };
+            for (String signal : List.of("TERM", "INT")) {
+                Signal.handle(new Signal(signal), received -> Thread.ofPlatform().name("graceful-stop").start(stop));
+            }
+            // Any other way the JVM ends (System.exit elsewhere, SIGHUP) still commits and closes.
+            Runtime.getRuntime().addShutdownHook(new Thread(service::close, "shutdown"));
             stopped.await();
             return 0;
         }

@@ -35,6 +35,8 @@ public final class QueuedConsoleHandler extends Handler {
     private final PrintStream console = System.err;
     private final Thread writer;
     private volatile boolean closed;
+    // Set for a JSON access log: each message is then a whole line of its own, with its own time.
+    private volatile boolean messagesOnly;
     // Used by the writer thread only: the formatted second, which most records of a busy second share.
     private long second = Long.MIN_VALUE;
     private String secondText = "";
@@ -95,6 +97,10 @@ public final class QueuedConsoleHandler extends Handler {
      * for its source class, which makes JUL walk the caller's stack (measured: a noticeable part of each request).
      */
     private void format(LogRecord record, StringBuilder text) {
+        if (messagesOnly && record.getThrown() == null) {
+            text.append(getFormatter().formatMessage(record)).append(System.lineSeparator());
+            return;
+        }
         if (record.getThrown() != null) {
             text.append(getFormatter().format(record));
             return;
@@ -109,6 +115,18 @@ public final class QueuedConsoleHandler extends Handler {
                 .append((char) ('0' + millis % 10)).append(' ').append(record.getLevel().getName()).append(' ')
                 .append(record.getLoggerName()).append(": ").append(getFormatter().formatMessage(record))
                 .append(System.lineSeparator());
+    }
+
+    /**
+     * Makes the handlers of this kind on the logger write each message alone on its line (DONORS_LOG_FORMAT=json,
+     * where each message is a JSON object), not after a time, level and logger name.
+     */
+    static void writeMessagesOnly(String loggerName) {
+        for (Handler handler : java.util.logging.Logger.getLogger(loggerName).getHandlers()) {
+            if (handler instanceof QueuedConsoleHandler queued) {
+                queued.messagesOnly = true;
+            }
+        }
     }
 
     /** Lines are written as soon as the writer gets to them; there is nothing to flush on demand. */

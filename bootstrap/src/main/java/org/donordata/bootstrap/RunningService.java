@@ -1,9 +1,11 @@
 package org.donordata.bootstrap;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Optional;
 
 import io.helidon.webserver.WebServer;
+import org.donordata.adapters.http.HttpApi;
 import org.donordata.application.ApplicationCommandException;
 import org.donordata.application.IssuedKey;
 
@@ -12,6 +14,7 @@ final class RunningService implements AutoCloseable {
 
     private final Wiring wiring;
     private final WebServer server;
+    private boolean closed;
 
     private RunningService(Wiring wiring, WebServer server) {
         this.wiring = wiring;
@@ -23,6 +26,9 @@ final class RunningService implements AutoCloseable {
      * serving. A key made here is printed to {@code out} this once; it is never shown again.
      */
     static RunningService start(Settings settings, PrintStream out) {
+        if (settings.http().jsonAccessLog()) {
+            QueuedConsoleHandler.writeMessagesOnly("donors.access");
+        }
         Wiring wiring;
         try {
             wiring = Wiring.open(settings);
@@ -36,14 +42,24 @@ final class RunningService implements AutoCloseable {
                         + issued.application().name() + "'). Its api key, shown only this once:");
                 out.println(issued.key());
             });
-            WebServer server = wiring.httpApi().server(settings.http()).start();
+            DatabaseObservability.registerMeters(wiring.database());
+            WebServer server = wiring.httpApi().server(settings.http(),
+                    List.of(DatabaseObservability.readiness(wiring.database()))).start();
             // Helidon logs a failed bind and returns a server that is not running, rather than throwing.
             if (!server.isRunning()) {
                 throw new StartFailure("Could not listen on " + settings.http().host() + ":" + settings.http().port()
                         + " (is the port in use? see the log above)", null);
             }
+            if (HttpApi.adminPort(server) < 0) {
+                server.stop();
+                throw new StartFailure("Could not listen on " + settings.http().adminHost() + ":"
+                        + settings.http().adminPort() + " for health and metrics (is the port in use? set"
+                        + " DONORS_ADMIN_PORT, 0 for any free one)", null);
+            }
             out.println("Donor Data Service listening on " + (settings.http().tls().isPresent() ? "https" : "http") + "://"
                     + settings.http().host() + ":" + server.port() + "/api/v1");
+            out.println("Health and metrics on http://" + settings.http().adminHost() + ":" + HttpApi.adminPort(server)
+                    + "/observe");
             return new RunningService(wiring, server);
         } catch (RuntimeException failure) {
             wiring.close();
@@ -71,8 +87,20 @@ final class RunningService implements AutoCloseable {
         return server.port();
     }
 
+    int adminPort() {
+        return HttpApi.adminPort(server);
+    }
+
+    /**
+     * Stops as contract section 12 asks: no new connections, requests in flight finished (each socket waits up to
+     * its grace period), then the writes queued committed and the database closed. Safe to call more than once.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         server.stop();
         wiring.close();
     }

@@ -35,9 +35,14 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
     private static HttpSettings http(Variables env) {
         int perSecond = env.number("DONORS_RATE_LIMIT_PER_SECOND", 1, 1_000_000)
                 .orElse(HttpSettings.DEFAULT_REQUESTS_PER_SECOND);
+        int port = env.number("DONORS_PORT", 0, 65_535).orElse(DEFAULT_PORT);
+        String logFormat = env.text("DONORS_LOG_FORMAT").orElse("text");
+        if (!logFormat.equals("text") && !logFormat.equals("json")) {
+            throw new IllegalArgumentException("DONORS_LOG_FORMAT must be text or json, got '" + logFormat + "'.");
+        }
         return new HttpSettings(
                 env.text("DONORS_HOST").orElse(DEFAULT_HOST),
-                env.number("DONORS_PORT", 0, 65_535).orElse(DEFAULT_PORT),
+                port,
                 tls(env),
                 env.flag("DONORS_ALLOW_PLAIN_HTTP"),
                 env.number("DONORS_MAX_CONNECTIONS", 1, 1_000_000).orElse(HttpSettings.DEFAULT_MAX_CONNECTIONS),
@@ -50,7 +55,11 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
                 env.number("DONORS_RATE_LIMIT_BURST", 1, 1_000_000)
                         .orElse(Math.max(HttpSettings.DEFAULT_REQUEST_BURST, perSecond)),
                 env.number("DONORS_AUTH_FAILURES_PER_MINUTE", 0, 1_000_000)
-                        .orElse(HttpSettings.DEFAULT_AUTH_FAILURES_PER_MINUTE));
+                        .orElse(HttpSettings.DEFAULT_AUTH_FAILURES_PER_MINUTE),
+                env.text("DONORS_ADMIN_HOST").orElse(HttpSettings.DEFAULT_ADMIN_HOST),
+                // A service asked for any free port (tests, several nodes on one host) gets any free admin port too.
+                env.number("DONORS_ADMIN_PORT", 0, 65_535).orElse(port == 0 ? 0 : HttpSettings.DEFAULT_ADMIN_PORT),
+                logFormat.equals("json"));
     }
 
     private static Optional<HttpSettings.TlsFiles> tls(Variables env) {

@@ -39,6 +39,10 @@ final class Wiring implements AutoCloseable {
         return new HttpApi(donors, applications);
     }
 
+    SqlDatabase database() {
+        return database;
+    }
+
     @Override
     public void close() {
         database.close();

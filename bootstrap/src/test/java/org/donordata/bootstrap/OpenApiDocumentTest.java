@@ -90,6 +90,37 @@ class OpenApiDocumentTest {
         }
     }
 
+    /**
+     * What the linters check the content of (OpenApiLintTest: every example valid against its schema) but not the
+     * presence of: each operation has a summary, a description and tags, an example of its body, and an example of
+     * its successful answer.
+     */
+    @Test
+    void everyOperationIsDescribedTaggedAndExemplified() {
+        for (Map.Entry<String, Object> path : map(document, "paths").entrySet()) {
+            for (Map.Entry<String, Object> operation : map(path.getValue()).entrySet()) {
+                if (!METHODS.contains(operation.getKey().toUpperCase())) {
+                    continue;
+                }
+                String name = operation.getKey() + " " + path.getKey();
+                Map<String, Object> described = map(operation.getValue());
+                for (String part : List.of("summary", "description", "tags")) {
+                    assertTrue(described.get(part) != null, name + " has no " + part);
+                }
+                if (described.containsKey("requestBody")) {
+                    assertTrue(map(described, "requestBody", "content", "application/json").containsKey("example"),
+                            name + " has no example body");
+                }
+                for (Map.Entry<String, Object> response : map(described, "responses").entrySet()) {
+                    if (response.getKey().startsWith("2")) {
+                        assertTrue(map(response.getValue(), "content", "application/json").containsKey("example"),
+                                name + " has no example of its " + response.getKey());
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void theDonorSchemasListExactlyTheDomainsFieldsAndLimits() {
         Map<String, Object> schemas = map(document, "components", "schemas");

@@ -102,6 +102,16 @@ final class ServiceProcess implements AutoCloseable {
         waitFor();
     }
 
+    /** Sends SIGTERM, as an orchestrator stops a node, and waits (up to 60 s) for the exit status. */
+    int terminate() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new IllegalStateException("the service did not stop within 60 s of SIGTERM");
+        }
+        return process.exitValue();
+    }
+
     @Override
     public void close() {
         process.destroy();

@@ -1,9 +1,15 @@
 package org.donordata.adapters.http;
 
+import java.io.StringWriter;
+import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
+import jakarta.json.Json;
+import jakarta.json.stream.JsonGenerator;
+import jakarta.json.stream.JsonGeneratorFactory;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.FilterChain;
@@ -12,9 +18,10 @@ import io.helidon.webserver.http.RoutingResponse;
 
 /**
  * One line per request on the logger {@value #LOGGER_NAME}: request id (also sent as {@code X-Request-Id}),
- * method, path, status, duration, application. Nothing the client chose is written as sent, since a client may
- * put its key anywhere: no headers, no query, no body; a path segment that is not a word of this API or a
- * plausible donor id is written as {@code *}, and a method that is not a standard one as {@code OTHER}.
+ * method, path, status, duration, application; as text, or as one JSON object a line (then with the route's
+ * template and the time too). Nothing the client chose is written as sent, since a client may put its key anywhere:
+ * no headers, no query, no body; a path segment that is not a word of this API or a plausible donor id is written as
+ * {@code *}, and a method that is not a standard one as {@code OTHER}.
  */
 final class AccessLog {
 
@@ -28,11 +35,16 @@ final class AccessLog {
     private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
             "TRACE", "CONNECT");
 
-    private AccessLog() {
+    private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
+
+    private final boolean json;
+
+    AccessLog(boolean json) {
+        this.json = json;
     }
 
     /** The outermost filter: sees the final status of every routed request, even when a later filter throws. */
-    static void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+    void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         long start = System.nanoTime();
         String id = newRequestId();
         res.header(REQUEST_ID, id);
@@ -44,8 +56,12 @@ final class AccessLog {
             String application = ApiKeyCheck.authenticated(req)
                     .map(caller -> String.valueOf(caller.id().value()))
                     .orElse("-");
-            log(id, req.prologue().method().text(), req.prologue().uriPath().rawPath(), res.status().code(),
-                    (System.nanoTime() - start) / 1_000_000 + "ms", application);
+            long nanos = System.nanoTime() - start;
+            String route = req.matchingPattern().filter(pattern -> !pattern.isEmpty()).orElse(null);
+            String method = safeMethod(req.prologue().method().text());
+            HttpMetrics.served(method, route == null ? HttpMetrics.NO_ROUTE : route, res.status().code(), nanos);
+            log(id, method, req.prologue().uriPath().rawPath(), route, res.status().code(), nanos / 1_000_000,
+                    application);
         }
     }
 
@@ -54,13 +70,15 @@ final class AccessLog {
      * duration or application. During routing (Helidon answers some errors, such as a chunked body over the
      * limit, this way too), the routed request's id is returned and the filter logs the request.
      */
-    static String direct(String method, String path, int status) {
+    String direct(String method, String path, int status) {
         String routed = ROUTED.get();
         if (routed != null) {
             return routed;
         }
         String id = newRequestId();
-        log(id, method, path, status, "-", "-");
+        // Answered before routing: counted, with no time of its own to record.
+        HttpMetrics.served(safeMethod(method), HttpMetrics.NO_ROUTE, status, 0);
+        log(id, safeMethod(method), path, null, status, -1, "-");
         return id;
     }
 
@@ -88,11 +106,47 @@ final class AccessLog {
         return safe.toString();
     }
 
-    private static void log(String id, String method, String rawPath, int status, String duration, String application) {
-        if (LOG.isLoggable(System.Logger.Level.INFO)) {
-            String safeMethod = METHODS.contains(method) ? method : "OTHER";
-            LOG.log(System.Logger.Level.INFO, "id=" + id + " " + safeMethod + " " + safePath(rawPath) + " " + status
-                    + " " + duration + " app=" + application);
+    private static String safeMethod(String method) {
+        return METHODS.contains(method) ? method : "OTHER";
+    }
+
+    /** @param method a safe one; {@code route} the route's template, when one matched; {@code millis} -1 untimed */
+    private void log(String id, String method, String rawPath, String route, int status, long millis,
+            String application) {
+        if (!LOG.isLoggable(System.Logger.Level.INFO)) {
+            return;
         }
+        String path = safePath(rawPath);
+        if (!json) {
+            LOG.log(System.Logger.Level.INFO, "id=" + id + " " + method + " " + path + " " + status + " "
+                    + (millis < 0 ? "-" : millis + "ms") + " app=" + application);
+            return;
+        }
+        StringWriter line = new StringWriter(160);
+        try (JsonGenerator out = JSON.createGenerator(line)) {
+            out.writeStartObject()
+                    .write("time", Instant.now().toString())
+                    .write("id", id)
+                    .write("method", method)
+                    .write("path", path);
+            if (route != null && !route.isEmpty()) {
+                out.write("route", route);
+            } else {
+                out.writeNull("route");
+            }
+            out.write("status", status);
+            if (millis >= 0) {
+                out.write("duration_ms", millis);
+            } else {
+                out.writeNull("duration_ms");
+            }
+            if (application.equals("-")) {
+                out.writeNull("application");
+            } else {
+                out.write("application", Long.parseLong(application));
+            }
+            out.writeEnd();
+        }
+        LOG.log(System.Logger.Level.INFO, line.toString());
     }
 }

@@ -15,6 +15,7 @@ import io.helidon.webserver.http.ServerResponse;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.ChangesPage;
 import org.donordata.application.DonorService;
+import org.donordata.application.KeyedCreate;
 import org.donordata.application.Upserted;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
@@ -122,7 +123,16 @@ final class DonorRoutes {
         } catch (InvalidInputException badKey) {
             throw withProblemsOfTheBody(fields, badKey);
         }
-        long id = donors.create(owner(req), fields, key);
+        long id;
+        if (key.isPresent()) {
+            KeyedCreate created = donors.createOnce(owner(req), fields, key.get());
+            if (created.repeated()) {
+                HttpMetrics.IDEMPOTENT_REPLAYS.increment();
+            }
+            id = created.donorId();
+        } else {
+            id = donors.create(owner(req), fields, Optional.empty());
+        }
         res.header(HeaderNames.LOCATION, DONORS + "/" + id);
         Envelope.ok(req, res, Status.CREATED_201, json -> json.write(id));
     }

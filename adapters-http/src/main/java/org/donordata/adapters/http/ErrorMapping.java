@@ -71,7 +71,7 @@ final class ErrorMapping {
      * HTTP/1.0 request, which Helidon answers 505, is the client's to fix, so it is a 400 (contract: no input
      * gives a 5xx).
      */
-    static DirectHandlers directHandlers() {
+    static DirectHandlers directHandlers(AccessLog accessLog) {
         DirectHandler envelope = (request, type, status, headers, message) -> {
             Status answered = switch (status.code()) {
                 case 400 -> HEADERS_TOO_LARGE.equals(message) ? HEADER_FIELDS_TOO_LARGE : status;
@@ -79,7 +79,7 @@ final class ErrorMapping {
                 default -> status;
             };
             String msg = status.code() == 505 ? "This service speaks HTTP/1.1 only." : describe(answered);
-            String id = AccessLog.direct(request.method(), request.path(), answered.code());
+            String id = accessLog.direct(request.method(), request.path(), answered.code());
             return TransportResponse.builder()
                     .status(answered)
                     .headers(headers)

@@ -2,6 +2,7 @@ package org.donordata.adapters.http;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -35,13 +36,20 @@ final class HardenedServer {
     /** Larger header sections are refused (431), as common proxies do at this size. */
     static final int MAX_HEADERS = 8 * 1024;
 
+    /**
+     * How long a stop waits for requests in flight (per socket: the API's, then the admin's). Requests take
+     * milliseconds; a stop takes at most about twice this per socket, plus the database's last commit.
+     */
+    static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
     private static final Pattern PLAIN_LENGTH = Pattern.compile("[0-9]{1,18}");
 
     private HardenedServer() {
     }
 
     /** @see HttpApi#server(HttpSettings) */
-    static WebServer build(HttpSettings settings, Consumer<HttpRouting.Builder> routes) {
+    static WebServer build(HttpSettings settings, AccessLog accessLog, List<ReadinessCheck> readiness,
+            Consumer<HttpRouting.Builder> routes) {
         if (settings.tls().isEmpty() && !settings.allowPlainHttp() && !loopback(settings.host())) {
             throw new IllegalArgumentException("Refusing to serve plain HTTP on " + settings.host() + ", which is not a"
                     + " loopback address: give the service a TLS certificate and key to serve HTTPS, or allow plain"
@@ -75,8 +83,16 @@ final class HardenedServer {
                 .maxConcurrentRequests(settings.maxConcurrentRequests())
                 // Hands Helidon's own error texts to ErrorMapping's handlers, which only read them (for 431).
                 .errorHandling(errors -> errors.includeEntity(true))
-                .directHandlers(ErrorMapping.directHandlers())
-                .routing(routes);
+                .directHandlers(ErrorMapping.directHandlers(accessLog))
+                // On SIGTERM (or stop()), requests in flight get this long to finish before they are interrupted.
+                .shutdownGracePeriod(SHUTDOWN_GRACE)
+                .routing(routes)
+                // Health and metrics on a socket of their own (contract section 12): a probe or a scraper never
+                // competes with clients for connections, and nothing of them answers on the API's port.
+                .putSocket(Observability.ADMIN_SOCKET, admin -> admin.host(settings.adminHost()).port(settings.adminPort())
+                        .connectionOptions(options -> options.tcpNoDelay(true))
+                        .shutdownGracePeriod(SHUTDOWN_GRACE))
+                .addFeature(Observability.feature(readiness));
         settings.tls().ifPresent(files -> server.tls(ServerTls.create(files)));
         return server.build();
     }

@@ -1,5 +1,7 @@
 package org.donordata.adapters.http;
 
+import java.util.List;
+
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import org.donordata.application.ApplicationService;
@@ -21,28 +23,41 @@ public final class HttpApi {
 
     /** Adds every route and error handler, with the default rate limits. */
     public void routing(HttpRouting.Builder routing) {
-        routing(routing, new RateLimits(HttpSettings.defaults("127.0.0.1", 0)));
+        routing(routing, new RateLimits(HttpSettings.defaults("127.0.0.1", 0)), new AccessLog(false));
+    }
+
+    /** {@link #server(HttpSettings, List)} with nothing to ask before it reports itself ready. */
+    public WebServer server(HttpSettings settings) {
+        return server(settings, List.of());
     }
 
     /**
-     * A server for this API, built but not started.
+     * A server for this API, built but not started, with health and metrics on its admin socket; it is ready while
+     * every one of {@code readiness} is.
      *
      * @throws IllegalArgumentException for plain HTTP on an address other than loopback without
      *                                  {@code allowPlainHttp}, or for TLS files that cannot be used
      */
-    public WebServer server(HttpSettings settings) {
+    public WebServer server(HttpSettings settings, List<ReadinessCheck> readiness) {
         RateLimits limits = new RateLimits(settings);
-        return HardenedServer.build(settings, routing -> routing(routing, limits));
+        AccessLog accessLog = new AccessLog(settings.jsonAccessLog());
+        return HardenedServer.build(settings, accessLog, readiness, routing -> routing(routing, limits, accessLog));
+    }
+
+    /** The port the admin socket listens on, once the server runs. */
+    public static int adminPort(WebServer server) {
+        return server.port(Observability.ADMIN_SOCKET);
     }
 
     /**
-     * The route table. The access log comes first and sees every answer; the transport's checks next; then the
-     * api-key check, which covers every path, so that a request without a valid key learns nothing, not even whether
-     * its path exists.
+     * The route table. The access log comes first and sees every answer; the transport's checks next; the reference
+     * page and document, which need no key; then the api-key check, which covers every other path, so that a request
+     * without a valid key learns nothing, not even whether its path exists.
      */
-    void routing(HttpRouting.Builder routing, RateLimits limits) {
-        routing.addFilter(AccessLog::filter);
+    void routing(HttpRouting.Builder routing, RateLimits limits, AccessLog accessLog) {
+        routing.addFilter(accessLog::filter);
         HardenedServer.guard(routing);
+        Reference.register(routing);
         routing.any(new ApiKeyCheck(applications, limits));
         donors.register(routing);
         ErrorMapping.register(routing);

@@ -21,12 +21,15 @@ import java.util.Optional;
  *                               does not count.
  * @param requestsPerSecond      per application: sustained rate, answered 429 beyond
  * @param requestBurst           per application: requests it may make at once (the size of its token bucket)
- * @param authFailuresPerMinute  wrong keys one client address may present a minute before it is answered 429
- *                               without the key being looked up; 0 turns the throttle off
+ * @param authFailuresPerMinute  wrong keys one client address may present a minute; further wrong keys from it are
+ *                               answered 429 for the rest of the minute (a valid key never is); 0 turns it off
+ * @param adminHost              address of the admin socket (health and metrics; contract section 12)
+ * @param adminPort              its port, 0 for any free one
+ * @param jsonAccessLog          the access log as one JSON object a line rather than text
  */
 public record HttpSettings(String host, int port, Optional<TlsFiles> tls, boolean allowPlainHttp, int maxConnections,
         int maxConcurrentRequests, Duration readTimeout, int requestsPerSecond, int requestBurst,
-        int authFailuresPerMinute) {
+        int authFailuresPerMinute, String adminHost, int adminPort, boolean jsonAccessLog) {
 
     public static final int DEFAULT_MAX_CONNECTIONS = 1_000;
     public static final int DEFAULT_MAX_CONCURRENT_REQUESTS = 200;
@@ -34,6 +37,8 @@ public record HttpSettings(String host, int port, Optional<TlsFiles> tls, boolea
     public static final int DEFAULT_REQUESTS_PER_SECOND = 1_000;
     public static final int DEFAULT_REQUEST_BURST = 2_000;
     public static final int DEFAULT_AUTH_FAILURES_PER_MINUTE = 20;
+    public static final String DEFAULT_ADMIN_HOST = "127.0.0.1";
+    public static final int DEFAULT_ADMIN_PORT = 8081;
 
     /**
      * A PEM certificate chain (the server's certificate first) and the PEM private key of that certificate
@@ -52,8 +57,15 @@ public record HttpSettings(String host, int port, Optional<TlsFiles> tls, boolea
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(readTimeout, "readTimeout");
+        Objects.requireNonNull(adminHost, "adminHost");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be from 0 to 65535, got " + port);
+        }
+        if (adminPort < 0 || adminPort > 65_535) {
+            throw new IllegalArgumentException("adminPort must be from 0 to 65535, got " + adminPort);
+        }
+        if (adminPort != 0 && adminPort == port && adminHost.equals(host)) {
+            throw new IllegalArgumentException("the admin socket needs a port of its own, not the API's " + port);
         }
         atLeast("maxConnections", maxConnections, 1);
         atLeast("maxConcurrentRequests", maxConcurrentRequests, 1);
@@ -65,11 +77,11 @@ public record HttpSettings(String host, int port, Optional<TlsFiles> tls, boolea
         }
     }
 
-    /** Plain HTTP on {@code host:port} with the default limits. */
+    /** Plain HTTP on {@code host:port} with the default limits, the admin socket on any free port of loopback. */
     public static HttpSettings defaults(String host, int port) {
         return new HttpSettings(host, port, Optional.empty(), false, DEFAULT_MAX_CONNECTIONS,
                 DEFAULT_MAX_CONCURRENT_REQUESTS, DEFAULT_READ_TIMEOUT, DEFAULT_REQUESTS_PER_SECOND,
-                DEFAULT_REQUEST_BURST, DEFAULT_AUTH_FAILURES_PER_MINUTE);
+                DEFAULT_REQUEST_BURST, DEFAULT_AUTH_FAILURES_PER_MINUTE, DEFAULT_ADMIN_HOST, 0, false);
     }
 
     private static void atLeast(String name, int value, int minimum) {

@@ -57,18 +57,20 @@ final class RateLimits {
                 .expireAfterAccess(AUTH_WINDOW).build();
     }
 
-    /** Refuses (429) a client address that presented too many wrong keys, before its key is looked at. */
+    /** Refuses (429) a wrong key from a client address that presented too many of them already. */
     void checkAddress(String address) {
         Bucket failures = addresses.getIfPresent(address);
         if (failures != null) {
             EstimationProbe probe = failures.estimateAbilityToConsume(1);
             if (!probe.canBeConsumed()) {
+                HttpMetrics.WRONG_KEY_THROTTLED.increment();
                 throw ApiException.tooManyFailedAuthentications(seconds(probe.getNanosToWaitForRefill()));
             }
         }
     }
 
     void failedAuthentication(String address) {
+        HttpMetrics.WRONG_KEY.increment();
         if (throttleAuthentication) {
             addresses.get(address, newAddressBucket).tryConsume(1);
         }
@@ -78,6 +80,7 @@ final class RateLimits {
     void checkApplication(ApplicationId application) {
         ConsumptionProbe probe = applications.get(application, newApplicationBucket).tryConsumeAndReturnRemaining(1);
         if (!probe.isConsumed()) {
+            HttpMetrics.RATE_LIMITED.increment();
             throw ApiException.tooManyRequests(seconds(probe.getNanosToWaitForRefill()));
         }
     }

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -17,6 +19,8 @@ import java.util.logging.SimpleFormatter;
 import java.util.regex.Pattern;
 
 import io.helidon.webserver.WebServer;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
 import org.donordata.adapters.http.RawHttpClient.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -97,6 +101,31 @@ class AccessLogTest {
 
         assertEquals(431, response.status());
         assertEquals("id=" + response.header("X-Request-Id") + " GET /api/v1 431 - app=-", accessLines(1).getFirst());
+    }
+
+    @Test
+    void asJson_eachRequestIsOneObjectWithItsRouteTemplateAndNothingTheClientChose() throws IOException {
+        WebServer jsonServer = FIXTURE.api().server(SettingsBuilder.loopback().jsonAccessLog().build()).start();
+        try (RawHttpClient client = new RawHttpClient(jsonServer.port())) {
+            client.send("GET /api/v1/donors/12?limit=5&api-key=" + KEY + " HTTP/1.1\r\n" + AUTH + "\r\n").read();
+        } finally {
+            jsonServer.stop();
+        }
+
+        String line = List.copyOf(records).stream()
+                .filter(record -> AccessLog.LOGGER_NAME.equals(record.getLoggerName()))
+                .map(LogRecord::getMessage).findFirst().orElseThrow();
+        JsonObject entry = Json.createReader(new StringReader(line)).readObject();
+        assertEquals(Set.of("time", "id", "method", "path", "route", "status", "duration_ms", "application"),
+                entry.keySet());
+        assertEquals("GET", entry.getString("method"));
+        assertEquals("/api/v1/donors/12", entry.getString("path"));
+        assertEquals("/api/v1/donors/{id}", entry.getString("route"));
+        assertEquals(404, entry.getInt("status"));
+        assertEquals(7, entry.getInt("application"));
+        assertTrue(entry.getString("id").matches("[0-9a-f]{16}"), line);
+        assertFalse(line.contains(KEY), line);
+        assertFalse(line.contains("limit"), line);
     }
 
     @Test

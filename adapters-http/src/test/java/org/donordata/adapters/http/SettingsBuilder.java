@@ -15,6 +15,7 @@ final class SettingsBuilder {
     private Duration readTimeout = HttpSettings.DEFAULT_READ_TIMEOUT;
     private int requestsPerSecond = HttpSettings.DEFAULT_REQUESTS_PER_SECOND;
     private int requestBurst = HttpSettings.DEFAULT_REQUEST_BURST;
+    private boolean jsonAccessLog;
 
     static SettingsBuilder loopback() {
         return new SettingsBuilder();
@@ -56,8 +57,14 @@ final class SettingsBuilder {
         return this;
     }
 
+    SettingsBuilder jsonAccessLog() {
+        jsonAccessLog = true;
+        return this;
+    }
+
     HttpSettings build() {
         return new HttpSettings(host, 0, tls, allowPlainHttp, maxConnections, maxConcurrentRequests, readTimeout,
-                requestsPerSecond, requestBurst, HttpSettings.DEFAULT_AUTH_FAILURES_PER_MINUTE);
+                requestsPerSecond, requestBurst, HttpSettings.DEFAULT_AUTH_FAILURES_PER_MINUTE,
+                HttpSettings.DEFAULT_ADMIN_HOST, 0, jsonAccessLog);
     }
 }

@@ -3,6 +3,7 @@ package org.donordata.adapters.sql;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +37,9 @@ final class GroupCommitWriter implements Writes, AutoCloseable {
     private final Duration maxWait;
     private final BlockingQueue<Queued<?>> queue;
     private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong committedWrites = new AtomicLong();
+    // When the writer last finished a commit or found nothing to do: it is moving while this is recent.
+    private volatile long lastProgress = System.nanoTime();
     private final Thread thread;
     private volatile boolean closed;
 
@@ -83,9 +87,25 @@ final class GroupCommitWriter implements Writes, AutoCloseable {
         return commits.get();
     }
 
+    /** How many writes the committed groups held. */
+    long committedWrites() {
+        return committedWrites.get();
+    }
+
     /** How many writes wait for the next group. */
     int queued() {
         return queue.size();
+    }
+
+    /** Why the writer cannot take writes now, if it cannot: stopped, or inside one commit for longer than stuckAfter. */
+    Optional<String> problem(Duration stuckAfter) {
+        if (!thread.isAlive() || closed) {
+            return Optional.of("the database writer is not running");
+        }
+        long quiet = System.nanoTime() - lastProgress;
+        return quiet > stuckAfter.toNanos()
+                ? Optional.of("the database writer has not finished a commit for " + quiet / 1_000_000_000L + " s")
+                : Optional.empty();
     }
 
     private void run() {
@@ -93,6 +113,7 @@ final class GroupCommitWriter implements Writes, AutoCloseable {
         while (!(closed && queue.isEmpty())) {
             try {
                 Queued<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
+                lastProgress = System.nanoTime();
                 if (first == null) {
                     continue;
                 }
@@ -127,6 +148,8 @@ final class GroupCommitWriter implements Writes, AutoCloseable {
             return;
         }
         commits.incrementAndGet();
+        committedWrites.addAndGet(group.size());
+        lastProgress = System.nanoTime();
         for (int i = 0; i < group.size(); i++) {
             answer(group.get(i), results[i], refusals[i]);
         }

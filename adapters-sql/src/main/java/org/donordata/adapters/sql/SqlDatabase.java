@@ -1,9 +1,20 @@
 package org.donordata.adapters.sql;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.zaxxer.hikari.HikariConfig;
@@ -30,6 +41,10 @@ public final class SqlDatabase implements AutoCloseable {
     static final int MAX_WRITES_PER_COMMIT = 256;
     /** Writes queued beyond this wait for room (backpressure), up to the connection timeout. */
     static final int MAX_QUEUED_WRITES = 4_096;
+    /** A commit running longer than this means the writer is stuck (a commit takes milliseconds). */
+    static final Duration STUCK_WRITER = Duration.ofSeconds(10);
+    // Readiness probes wait on the pool and the network: on virtual threads, so a hung probe holds no platform thread.
+    private static final Executor PROBES = Executors.newVirtualThreadPerTaskExecutor();
 
     private final HikariDataSource dataSource;
     private final DSLContext dsl;
@@ -130,6 +145,61 @@ public final class SqlDatabase implements AutoCloseable {
     /** For DatabaseCopy, which works on rows rather than through the repositories, and for this package's tests. */
     DSLContext dsl() {
         return dsl;
+    }
+
+    /**
+     * The pool and the write path as they are now, for metrics.
+     *
+     * @param queuedWrites  writes waiting for SQLite's writer (0 on PostgreSQL)
+     * @param groupCommits  commits SQLite's writer has made (0 on PostgreSQL, where every write commits on its own)
+     * @param groupedWrites writes those commits held: with groupCommits, the mean group size
+     */
+    public record Stats(int activeConnections, int idleConnections, int waitingForConnection, int maxConnections,
+            int queuedWrites, long groupCommits, long groupedWrites) {
+    }
+
+    /** The figures now; all 0 once closed. */
+    public Stats stats() {
+        var pool = dataSource.getHikariPoolMXBean();
+        if (pool == null || dataSource.isClosed()) {
+            return new Stats(0, 0, 0, 0, 0, 0, 0);
+        }
+        return new Stats(pool.getActiveConnections(), pool.getIdleConnections(), pool.getThreadsAwaitingConnection(),
+                dataSource.getMaximumPoolSize(), writer == null ? 0 : writer.queued(),
+                writer == null ? 0 : writer.commits(), writer == null ? 0 : writer.committedWrites());
+    }
+
+    /**
+     * Why the database cannot serve now, if it cannot: a query on a pooled connection did not answer within
+     * {@code timeout}, or failed; or SQLite's writer is stopped or stuck in one commit for longer than 10 s.
+     */
+    public Optional<String> unavailable(Duration timeout) {
+        if (writer != null) {
+            Optional<String> writing = writer.problem(STUCK_WRITER);
+            if (writing.isPresent()) {
+                return writing;
+            }
+        }
+        CompletableFuture<Void> probe = CompletableFuture.runAsync(() -> {
+            try (Connection connection = dataSource.getConnection(); Statement query = connection.createStatement()) {
+                query.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
+                query.execute("select 1");
+            } catch (SQLException e) {
+                throw new CompletionException(e);
+            }
+        }, PROBES);
+        try {
+            probe.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return Optional.empty();
+        } catch (TimeoutException slow) {
+            probe.cancel(true);
+            return Optional.of("the database did not answer within " + timeout.toMillis() + " ms");
+        } catch (ExecutionException failed) {
+            return Optional.of("the database cannot be reached: " + failed.getCause().getMessage());
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return Optional.of("interrupted");
+        }
     }
 
     /** SQLite's writer, for this package's tests; null on PostgreSQL, where every write commits on its own. */

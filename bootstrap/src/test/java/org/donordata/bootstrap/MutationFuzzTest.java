@@ -1,0 +1,235 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A seeded mutation run over every endpoint: 3,000 requests made by changing valid ones at random (method, path,
+ * query, headers, body; the framing kept valid, which HostileInputTest attacks on its own), each of which must get
+ * an answer, and none a 5xx. The seed is fixed, so a failure names the request that caused it and reruns it.
+ */
+class MutationFuzzTest {
+
+    private static final long SEED = 20_261_123L;
+    private static final int REQUESTS = 3_000;
+    private static final String KEY = "mutation-fuzz-test-key-0123456789";
+    private static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS");
+    private static final List<String> PATH_PIECES = List.of("/", "%", "%00", "%2e%2e", "..", "{", "}", "é", "%ff",
+            "0", "-1", "99999999999999999999", "erase", "external", "changes", "docs", "assets", ";", "~", "//");
+    private static final List<String> QUERY_NAMES = List.of("limit", "offset", "since", "email", "external_id", "type",
+            "created_since", "updated_since", "api-key", "x", "");
+    private static final List<String> VALUES = List.of("", "0", "-1", "30", "31", "1e3", "abc", "%00", "%ZZ",
+            "2026-01-01T00:00:00Z", "2026-13-45T99:99:99Z", "c1.1.1.1", "YzEuMS4xLjE", "individual", "robot",
+            "a@b.example", "A".repeat(300), "%E2%80%8B", "+", "null");
+    private static final List<String> JSON_TOKENS = List.of("null", "true", "false", "1e309", "-0", "\"\"",
+            "\"\\u0000\"", "[]", "{}", "\"" + "x".repeat(300) + "\"", "\"GB\"", "\"organization\"", "{\"a\":{\"b\":[1]}}",
+            "\"ada@example.org\"", "9223372036854775808");
+
+    @TempDir
+    static Path dataDir;
+
+    private static RunningService service;
+    private static long donorId;
+
+    private record Template(String method, String path, Map<String, String> query, Map<String, String> headers,
+            String body) {
+    }
+
+    @BeforeAll
+    static void start() {
+        service = RunningService.start(Settings.fromEnvironment(Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
+                "DONORS_DB_URL", "jdbc:sqlite:" + dataDir.resolve("donors.db"),
+                "DONORS_RATE_LIMIT_PER_SECOND", "1000000")), new PrintStream(new ByteArrayOutputStream()));
+        donorId = new ApiClient(service.port()).post("/api/v1/donors", KEY,
+                "{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\",\"external_id\":\"crm-1\"}").body()
+                .getJsonNumber("data").longValueExact();
+    }
+
+    @AfterAll
+    static void stop() {
+        service.close();
+    }
+
+    private static List<Template> templates() {
+        String donor = "{\"first_name\":\"Grace\",\"last_name\":\"Hopper\",\"email\":\"grace@example.org\","
+                + "\"country\":\"US\",\"email_opt_out\":true,\"notes\":\"n\"}";
+        Map<String, String> json = Map.of("Content-Type", "application/json");
+        return List.of(
+                new Template("GET", "/api/v1/", Map.of(), Map.of(), ""),
+                new Template("GET", "/api/v1/donors", Map.of("limit", "5", "offset", "0"), Map.of(), ""),
+                new Template("GET", "/api/v1/donors", Map.of("email", "ada@example.org", "type", "individual"),
+                        Map.of(), ""),
+                new Template("GET", "/api/v1/donors/" + donorId, Map.of(), Map.of(), ""),
+                new Template("POST", "/api/v1/donors", Map.of(), Map.of("Content-Type", "application/json",
+                        "Idempotency-Key", "fuzz-key"), donor),
+                new Template("POST", "/api/v1/donors/" + donorId, Map.of(), Map.of("Content-Type", "application/json",
+                        "If-Match", "\"1\""), "{\"city\":\"London\",\"notes\":null}"),
+                new Template("POST", "/api/v1/donors/external/crm-2", Map.of(), json, donor),
+                new Template("GET", "/api/v1/donors/changes", Map.of("limit", "10"), Map.of(), ""),
+                new Template("POST", "/api/v1/donors/" + (donorId + 1) + "/erase", Map.of(), Map.of(), ""),
+                new Template("GET", "/docs", Map.of(), Map.of(), ""),
+                new Template("GET", "/docs/assets/swagger-ui.css", Map.of(), Map.of(), ""),
+                new Template("GET", "/openapi.yaml", Map.of(), Map.of(), ""));
+    }
+
+    @Test
+    void noMutatedRequestGetsA5xxOrNoAnswer() throws IOException {
+        Random random = new Random(SEED);
+        List<Template> templates = templates();
+        List<String> failures = new ArrayList<>();
+        Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+        for (int i = 0; i < REQUESTS; i++) {
+            byte[] request = mutate(templates.get(random.nextInt(templates.size())), random);
+            String answer = exchange(request);
+            if (answer.length() < 12 || !answer.startsWith("HTTP/1.1 ")) {
+                failures.add("#" + i + " got no answer: " + printable(request));
+                continue;
+            }
+            int status = Integer.parseInt(answer.substring(9, 12));
+            statuses.merge(status, 1, Integer::sum);
+            if (status >= 500) {
+                failures.add("#" + i + " answered " + status + ": " + printable(request) + "\n  " + printable(
+                        answer.getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+        assertEquals(List.of(), failures.subList(0, Math.min(5, failures.size())), failures.size() + " failures, seed "
+                + SEED + "; statuses: " + statuses);
+        assertTrue(statuses.keySet().stream().filter(status -> status < 300).count() >= 2,
+                "the mutations leave some requests valid, so they reach the handlers: " + statuses);
+    }
+
+    /** One to three changes to the template; Content-Length is set last, so the framing stays valid. */
+    private static byte[] mutate(Template template, Random random) {
+        String method = template.method();
+        StringBuilder path = new StringBuilder(template.path());
+        Map<String, String> query = new LinkedHashMap<>(template.query());
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Host", "127.0.0.1");
+        headers.put("api-key", KEY);
+        headers.putAll(template.headers());
+        byte[] body = template.body().getBytes(StandardCharsets.UTF_8);
+        for (int change = 1 + random.nextInt(3); change > 0; change--) {
+            switch (random.nextInt(7)) {
+                case 0 -> method = pick(METHODS, random);
+                case 1 -> path.insert(random.nextInt(path.length() + 1), pick(PATH_PIECES, random));
+                case 2 -> query.put(pick(QUERY_NAMES, random), pick(VALUES, random));
+                case 3 -> {
+                    List<String> names = new ArrayList<>(headers.keySet());
+                    String name = names.get(random.nextInt(names.size()));
+                    if (random.nextBoolean() && !name.equals("Host")) {
+                        headers.remove(name);
+                    } else {
+                        headers.put(name, pick(VALUES, random));
+                    }
+                }
+                case 4 -> headers.put(pick(List.of("Content-Type", "Idempotency-Key", "If-Match", "Accept",
+                        "Content-Encoding", "Expect", "api-key"), random), pick(VALUES, random));
+                case 5 -> body = mutateBytes(body, random);
+                default -> body = replaceToken(body, random);
+            }
+        }
+        StringBuilder head = new StringBuilder(method).append(' ').append(path);
+        if (!query.isEmpty()) {
+            head.append('?');
+            query.forEach((name, value) -> head.append(name).append('=').append(value).append('&'));
+            head.setLength(head.length() - 1);
+        }
+        head.append(" HTTP/1.1\r\n");
+        headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        head.append("Content-Length: ").append(body.length).append("\r\nConnection: close\r\n\r\n");
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        request.writeBytes(head.toString().getBytes(StandardCharsets.UTF_8));
+        request.writeBytes(body);
+        return request.toByteArray();
+    }
+
+    private static byte[] mutateBytes(byte[] body, Random random) {
+        if (body.length == 0) {
+            return pick(JSON_TOKENS, random).getBytes(StandardCharsets.UTF_8);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int at = random.nextInt(body.length);
+        out.write(body, 0, at);
+        switch (random.nextInt(3)) {
+            case 0 -> out.write(random.nextInt(256));
+            case 1 -> {
+                byte[] noise = new byte[1 + random.nextInt(8)];
+                random.nextBytes(noise);
+                out.writeBytes(noise);
+            }
+            default -> at = Math.min(body.length, at + 1 + random.nextInt(8));
+        }
+        out.write(body, at, body.length - at);
+        return out.toByteArray();
+    }
+
+    /** A JSON value of the body (after a colon) replaced by another kind of value. */
+    private static byte[] replaceToken(byte[] body, Random random) {
+        String text = new String(body, StandardCharsets.UTF_8);
+        int colon = text.indexOf(':', random.nextInt(Math.max(1, text.length())));
+        if (colon < 0) {
+            return mutateBytes(body, random);
+        }
+        int end = colon + 1;
+        while (end < text.length() && text.charAt(end) != ',' && text.charAt(end) != '}') {
+            end++;
+        }
+        return (text.substring(0, colon + 1) + pick(JSON_TOKENS, random) + text.substring(end))
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static <T> T pick(List<T> choices, Random random) {
+        return choices.get(random.nextInt(choices.size()));
+    }
+
+    private static String printable(byte[] bytes) {
+        String text = new String(bytes, 0, Math.min(bytes.length, 600), StandardCharsets.ISO_8859_1);
+        StringBuilder out = new StringBuilder();
+        for (char c : text.toCharArray()) {
+            out.append(c >= ' ' && c < 127 ? String.valueOf(c) : "\\x" + HexFormat.of().toHexDigits((byte) c));
+        }
+        return out.toString();
+    }
+
+    private static String exchange(byte[] request) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", service.port())) {
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            try {
+                out.write(request);
+                out.flush();
+            } catch (SocketException closedEarly) {
+                // refused before the whole request was read; the answer is still there to read
+            }
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream answer = new ByteArrayOutputStream();
+            try {
+                in.transferTo(answer);
+            } catch (SocketException reset) {
+                // a reset after the answer ends the exchange
+            }
+            return answer.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+}
