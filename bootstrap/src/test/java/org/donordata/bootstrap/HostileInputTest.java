@@ -91,9 +91,16 @@ class HostileInputTest {
         assertFalse(msg.contains(KEY), name + "msg echoes the key");
     }
 
-    /** Writes the request (the server may stop reading early, e.g. after a 413) and reads the answer to the end. */
     private static String exchange(byte[] request) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", service.port())) {
+        return new String(exchange(service.port(), request).getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Writes the request (the server may stop reading early, e.g. after a 413) and reads the answer to the end, as
+     * ISO-8859-1 text (each byte one character); MutationFuzzTest sends its requests this way too.
+     */
+    static String exchange(int port, byte[] request) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(5_000);
             OutputStream out = socket.getOutputStream();
             try {
@@ -109,7 +116,7 @@ class HostileInputTest {
             } catch (SocketException reset) {
                 // a reset after the answer (the server closed with unread input) ends the exchange
             }
-            return answer.toString(StandardCharsets.UTF_8);
+            return answer.toString(StandardCharsets.ISO_8859_1);
         }
     }
 }

@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.Socket;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -101,7 +97,7 @@ class MutationFuzzTest {
         Map<Integer, Integer> statuses = new java.util.TreeMap<>();
         for (int i = 0; i < REQUESTS; i++) {
             byte[] request = mutate(templates.get(random.nextInt(templates.size())), random);
-            String answer = exchange(request);
+            String answer = HostileInputTest.exchange(service.port(), request);
             if (answer.length() < 12 || !answer.startsWith("HTTP/1.1 ")) {
                 failures.add("#" + i + " got no answer: " + printable(request));
                 continue;
@@ -210,26 +206,5 @@ class MutationFuzzTest {
             out.append(c >= ' ' && c < 127 ? String.valueOf(c) : "\\x" + HexFormat.of().toHexDigits((byte) c));
         }
         return out.toString();
-    }
-
-    private static String exchange(byte[] request) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", service.port())) {
-            socket.setSoTimeout(5_000);
-            OutputStream out = socket.getOutputStream();
-            try {
-                out.write(request);
-                out.flush();
-            } catch (SocketException closedEarly) {
-                // refused before the whole request was read; the answer is still there to read
-            }
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream answer = new ByteArrayOutputStream();
-            try {
-                in.transferTo(answer);
-            } catch (SocketException reset) {
-                // a reset after the answer ends the exchange
-            }
-            return answer.toString(StandardCharsets.ISO_8859_1);
-        }
     }
 }
