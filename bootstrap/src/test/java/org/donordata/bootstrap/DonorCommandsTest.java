@@ -163,7 +163,7 @@ class DonorCommandsTest {
                 write("unknown.csv", "first_name,last_name,shoe_size\nAda,Lovelace,5\n"), "'shoe_size'",
                 write("repeated.csv", "first_name,last_name,last_name\nAda,Lovelace,Byron\n"), "last_name",
                 write("empty.csv", ""), "header",
-                write("rows.ndjson", "{\"first_name\":\"Ada\",\n"), "line 1: the line is not one JSON object");
+                write("rows.ndjson", "{\"first_name\":\"Ada\",\n"), "line 1: the line is not one JSON object without repeated keys");
         for (Map.Entry<Path, String> file : files.entrySet()) {
             Result result = importInto(1, file.getKey());
             assertEquals(1, result.exit(), file.getKey() + ": " + result);

@@ -12,9 +12,11 @@ import java.util.Map;
 import java.util.Optional;
 
 import jakarta.json.Json;
+import jakarta.json.JsonConfig;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
+import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonValue;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
@@ -153,6 +155,13 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
 
     static final class Ndjson extends ImportRows {
 
+        // As the API reads a body (adapters-http's JsonBody): a repeated key is refused rather than the last one
+        // taken, and nesting is bounded, so a line is accepted exactly when the same object would be as a POST body.
+        private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of(
+                JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE,
+                "org.eclipse.parsson.rejectDuplicateKeys", true,
+                "org.eclipse.parsson.maxDepth", 32));
+
         private final BufferedReader lines;
         private long line;
 
@@ -178,10 +187,11 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                 Map<String, Object> document = new LinkedHashMap<>();
                 boolean erased = false;
                 JsonObject object;
-                try (var json = Json.createReader(new StringReader(text))) {
+                try (var json = READERS.createReader(new StringReader(text))) {
                     object = json.readObject();
-                } catch (JsonException notAnObject) {
-                    return Optional.of(ImportRow.unreadable(line, "is not one JSON object"));
+                } catch (JsonException | IllegalStateException notAnObject) {
+                    // IllegalStateException: how Parsson refuses a repeated key.
+                    return Optional.of(ImportRow.unreadable(line, "is not one JSON object without repeated keys"));
                 }
                 for (Map.Entry<String, JsonValue> member : object.entrySet()) {
                     if (member.getKey().equals(DonorField.ERASED_AT.key())) {

@@ -137,13 +137,15 @@ class DonorImportTest {
                 + "not json\n"
                 + "{\"first_name\":\"Grace\",\"last_name\":5}\n"
                 + "[1,2]\n"
+                + "{\"first_name\":\"A\",\"first_name\":\"B\",\"last_name\":\"C\"}\n"
                 + "{\"type\":\"organization\",\"organization_name\":\"Analytical Engines Ltd\"}\n";
         DonorImport.Summary summary = importFile("donors.ndjson", utf8(ndjson));
 
-        assertEquals("created 2, modified 0, refused 3", summary.toString());
+        assertEquals("created 2, modified 0, refused 4", summary.toString());
         List<String> lines = refusals.toString().lines().toList();
-        assertEquals(List.of("line 3: the line is not one JSON object", "line 5: the line is not one JSON object"),
-                List.of(lines.get(0), lines.get(2)));
+        String notOne = "the line is not one JSON object without repeated keys";
+        assertEquals(List.of("line 3: " + notOne, "line 5: " + notOne, "line 6: " + notOne),
+                List.of(lines.get(0), lines.get(2), lines.get(3)));
         assertTrue(lines.get(1).startsWith("line 4: ") && lines.get(1).contains("last_name"), lines.get(1));
         assertEquals(List.of(Boolean.TRUE, Boolean.FALSE), stored(OWNER).stream()
                 .sorted(java.util.Comparator.comparing(donor -> donor.get(DonorField.TYPE).toString()))
