@@ -63,8 +63,8 @@ public final class SqlDatabase implements AutoCloseable {
         Writes writes;
         if (kind == DatabaseKind.SQLITE) {
             // SQLite allows one writer at a time and syncs on every commit: one writer groups the writes into shared
-            // commits. Reads use connections of their own, one per core: more could not run at once, since each pins
-            // a carrier while inside SQLite.
+            // commits. Reads use connections of their own, one per core, each on a thread of its own (SqliteReaders):
+            // more could not run at once, since reads are CPU work inside SQLite.
             SqliteReaders readers = SqliteReaders.open(settings.jdbcUrl(), SqliteFile.connectionProperties(),
                     Math.max(2, Runtime.getRuntime().availableProcessors()));
             this.writer = new GroupCommitWriter(dsl, MAX_WRITES_PER_COMMIT, MAX_QUEUED_WRITES,
