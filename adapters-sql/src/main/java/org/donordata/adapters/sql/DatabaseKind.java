@@ -79,15 +79,8 @@ enum DatabaseKind {
         // Under the single write lock, which orders the ids too: the later id always gets the larger ordinal.
         @Override
         void numberAtInsert(DSLContext tx, long application, long donorId) {
-            tx.connection(connection -> {
-                try (var number = connection.prepareStatement(NUMBER_AT_INSERT.sql());
-                        var through = connection.prepareStatement(NUMBERED_THROUGH.sql())) {
-                    NUMBER_AT_INSERT.bind(number, DonorQueries.APPLICATION, application, DonorQueries.ID, donorId);
-                    number.executeUpdate();
-                    NUMBERED_THROUGH.bind(through, DonorQueries.ID, donorId);
-                    through.executeUpdate();
-                }
-            });
+            NUMBER_AT_INSERT.execute(tx, DonorQueries.APPLICATION, application, DonorQueries.ID, donorId);
+            NUMBERED_THROUGH.execute(tx, DonorQueries.ID, donorId);
         }
     },
 

@@ -116,12 +116,7 @@ final class DonorRows {
                 DonorQueries.UPDATED, queries.kind().stored(stamp), DonorQueries.VERSION, version,
                 DonorQueries.ERASED, erasedAt == null ? null : queries.kind().stored(erasedAt),
                 DonorQueries.CHANGE, queries.kind().drawChange(tx));
-        tx.connectionResult(connection -> {
-            try (PreparedStatement update = connection.prepareStatement(queries.update().sql())) {
-                queries.update().bind(update, bindings.toArray());
-                return update.executeUpdate();
-            }
-        });
+        queries.update().execute(tx, bindings.toArray());
         return new Donor(stored.id(), after, stored.createdAt(), stamp, version, erasedAt);
     }
 

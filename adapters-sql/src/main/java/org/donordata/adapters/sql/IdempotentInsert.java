@@ -106,17 +106,17 @@ final class IdempotentInsert {
                 return new KeyedCreate(live.donorId(), true);
             }
             // An expired row of the key counts as absent, and makes room for the new one.
-            case Recorded.Expired expired -> execute(tx, statements.dropExpired(), APPLICATION, owner.value(), KEY,
+            case Recorded.Expired expired -> statements.dropExpired().execute(tx, APPLICATION, owner.value(), KEY,
                     key.value(), EXPIRED_UP_TO, expiredUpTo);
             case Recorded.None none -> {
             }
         }
         long donorId = DonorRows.insert(tx, queries, owner, details, now).id();
-        execute(tx, statements.record(), APPLICATION, owner.value(), KEY, key.value(), FINGERPRINT, fingerprint.hex(),
+        statements.record().execute(tx, APPLICATION, owner.value(), KEY, key.value(), FINGERPRINT, fingerprint.hex(),
                 DONOR, donorId, NOW, kind.stored(now));
         if (donorId % PURGE_EVERY == 0) {
             // Last, so that this transaction waits for no other after taking the purge's row locks.
-            execute(tx, statements.purge(), EXPIRED_UP_TO, expiredUpTo);
+            statements.purge().execute(tx, EXPIRED_UP_TO, expiredUpTo);
         }
         return new KeyedCreate(donorId, false);
     }
@@ -167,15 +167,6 @@ final class IdempotentInsert {
                     }
                     return new Recorded.Live(found.getLong(2));
                 }
-            }
-        });
-    }
-
-    private static void execute(DSLContext tx, NamedQuery query, Object... namesAndValues) {
-        tx.connection(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(query.sql())) {
-                query.bind(statement, namesAndValues);
-                statement.executeUpdate();
             }
         });
     }

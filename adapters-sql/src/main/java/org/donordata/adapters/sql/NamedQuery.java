@@ -45,6 +45,16 @@ record NamedQuery(String sql, List<String> parameters) {
         }
     }
 
+    /** Runs the statement in the caller's transaction, each parameter bound by name; the rows it changed. */
+    int execute(DSLContext tx, Object... namesAndValues) {
+        return tx.connectionResult(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                bind(statement, namesAndValues);
+                return statement.executeUpdate();
+            }
+        });
+    }
+
     private static Object valueOf(String name, Object[] namesAndValues) {
         for (int i = 0; i < namesAndValues.length; i += 2) {
             if (name.equals(namesAndValues[i])) {

@@ -1,6 +1,5 @@
 package org.donordata.adapters.sql;
 
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
