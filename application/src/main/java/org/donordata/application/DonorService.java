@@ -2,7 +2,6 @@ package org.donordata.application;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -97,18 +96,14 @@ public final class DonorService {
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
      */
     public long create(ApplicationId owner, DonorChanges fields, Optional<IdempotencyKey> idempotencyKey) {
-        DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
-        Instant now = StoredTime.now(clock);
-        if (idempotencyKey.isEmpty()) {
-            return donors.insert(owner, details, now).id();
+        if (idempotencyKey.isPresent()) {
+            return createOnce(owner, fields, idempotencyKey.get()).donorId();
         }
-        return donors.insertOnce(owner, idempotencyKey.get(), DonorFingerprint.of(details), details, now,
-                idempotencyKeyLifetime).donorId();
+        return donors.insert(owner, fields.applyTo(DonorDetails.DEFAULTS), StoredTime.now(clock)).id();
     }
 
     /**
-     * A create with an idempotency key, telling whether it stored the donor or found the key's earlier create (as an
-     * import run again does).
+     * {@link #create} with an idempotency key, telling whether it stored the donor or found the key's earlier create.
      *
      * @throws InvalidInputException naming every bad or missing field
      * @throws IdempotencyKeyReuseException when the key's first create sent a different donor
@@ -116,8 +111,29 @@ public final class DonorService {
      */
     public KeyedCreate createOnce(ApplicationId owner, DonorChanges fields, IdempotencyKey idempotencyKey) {
         DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
-        return donors.insertOnce(owner, idempotencyKey, DonorFingerprint.of(details), details, StoredTime.now(clock),
-                idempotencyKeyLifetime);
+        return insertOnce(owner, idempotencyKey, DonorFingerprint.of(details), details);
+    }
+
+    /**
+     * An imported donor (contract section 13), created at most once per content: its idempotency key is made of its
+     * own fingerprint, so the same row imported again (a rerun, a run after a crash, the corrected file) finds the
+     * donor it stored, within the keys' lifetime; an identical row is the same donor.
+     *
+     * @throws InvalidInputException naming every bad or missing field
+     * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
+     */
+    public KeyedCreate createOncePerContent(ApplicationId owner, DonorChanges fields) {
+        DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
+        DonorFingerprint fingerprint = DonorFingerprint.of(details);
+        return insertOnce(owner, new IdempotencyKey(IMPORT_KEY_PREFIX + fingerprint.hex()), fingerprint, details);
+    }
+
+    /** The idempotency keys {@link #createOncePerContent} makes; no client key can collide unless it copies one. */
+    static final String IMPORT_KEY_PREFIX = "import:";
+
+    private KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
+            DonorDetails details) {
+        return donors.insertOnce(owner, key, fingerprint, details, StoredTime.now(clock), idempotencyKeyLifetime);
     }
 
     /**

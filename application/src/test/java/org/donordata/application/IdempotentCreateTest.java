@@ -7,14 +7,12 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,8 +22,6 @@ import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.IdempotencyKeyReuseException;
-import org.donordata.domain.InvalidInputException;
-import org.donordata.domain.Problem;
 import org.junit.jupiter.api.Test;
 
 /** Creates with an idempotency key; remembering keys, atomically and across nodes, is the repository's part. */

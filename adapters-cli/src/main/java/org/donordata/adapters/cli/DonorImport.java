@@ -15,21 +15,17 @@ import java.util.concurrent.Future;
 
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
-import org.donordata.application.KeyedCreate;
 import org.donordata.domain.DomainException;
 import org.donordata.domain.DonorChanges;
-import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
-import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.ExpectedVersion;
-import org.donordata.domain.IdempotencyKey;
 
 /**
  * Imports a file of donors into one application through the same use cases as the API (contract section 13): a row
  * with an external id creates or modifies the donor with it, as POST /donors/external/{id} does; any other row creates
- * a donor with an idempotency key made of the row's fields, so that running the same file again, or again after it
- * was killed half-way, or after its refused rows were corrected, stores nothing twice (within the keys' lifetime). A
- * row identical to one above it is that donor again. Rows go to the use cases a window at a time, concurrently, so
+ * a donor at most once per content (DonorService.createOncePerContent), so that running the same file again, or
+ * again after it was killed half-way, or after its refused rows were corrected, stores nothing twice (within the
+ * idempotency keys' lifetime). A row identical to one above it is that donor again. Rows go to the use cases a window at a time, concurrently, so
  * that SQLite's writer commits many of them at once.
  */
 final class DonorImport {
@@ -138,10 +134,7 @@ final class DonorImport {
             return donors.upsert(owner, id.strip(), fields, ExpectedVersion.ANY, Optional.empty()).created()
                     ? Outcome.CREATED : Outcome.MODIFIED;
         }
-        IdempotencyKey key = new IdempotencyKey(
-                "import:" + DonorFingerprint.of(fields.applyTo(DonorDetails.DEFAULTS)).hex());
-        KeyedCreate created = donors.createOnce(owner, fields, key);
-        return created.repeated() ? Outcome.REPEATED : Outcome.CREATED;
+        return donors.createOncePerContent(owner, fields).repeated() ? Outcome.REPEATED : Outcome.CREATED;
     }
 
     /** The core's own words for what it refused; anything else (the database gone) is no row's fault: it stops. */
