@@ -53,9 +53,7 @@ final class AccessLog {
             chain.proceed();
         } finally {
             ROUTED.remove();
-            String application = ApiKeyCheck.authenticated(req)
-                    .map(caller -> String.valueOf(caller.id().value()))
-                    .orElse("-");
+            Long application = ApiKeyCheck.authenticated(req).map(caller -> caller.id().value()).orElse(null);
             long nanos = System.nanoTime() - start;
             String route = req.matchingPattern().filter(pattern -> !pattern.isEmpty()).orElse(null);
             String method = safeMethod(req.prologue().method().text());
@@ -76,9 +74,10 @@ final class AccessLog {
             return routed;
         }
         String id = newRequestId();
+        String safeMethod = safeMethod(method);
         // Answered before routing: counted, with no time of its own to record.
-        HttpMetrics.served(safeMethod(method), HttpMetrics.NO_ROUTE, status, 0);
-        log(id, safeMethod(method), path, null, status, -1, "-");
+        HttpMetrics.served(safeMethod, HttpMetrics.NO_ROUTE, status, 0);
+        log(id, safeMethod, path, null, status, -1, null);
         return id;
     }
 
@@ -110,16 +109,19 @@ final class AccessLog {
         return METHODS.contains(method) ? method : "OTHER";
     }
 
-    /** @param method a safe one; {@code route} the route's template, when one matched; {@code millis} -1 untimed */
+    /**
+     * @param method a safe one; {@code route} the route's template, when one matched; {@code millis} -1 untimed;
+     *        {@code application} null when none was authenticated
+     */
     private void log(String id, String method, String rawPath, String route, int status, long millis,
-            String application) {
+            Long application) {
         if (!LOG.isLoggable(System.Logger.Level.INFO)) {
             return;
         }
         String path = safePath(rawPath);
         if (!json) {
             LOG.log(System.Logger.Level.INFO, "id=" + id + " " + method + " " + path + " " + status + " "
-                    + (millis < 0 ? "-" : millis + "ms") + " app=" + application);
+                    + (millis < 0 ? "-" : millis + "ms") + " app=" + (application == null ? "-" : application));
             return;
         }
         StringWriter line = new StringWriter(160);
@@ -129,7 +131,7 @@ final class AccessLog {
                     .write("id", id)
                     .write("method", method)
                     .write("path", path);
-            if (route != null && !route.isEmpty()) {
+            if (route != null) {
                 out.write("route", route);
             } else {
                 out.writeNull("route");
@@ -140,10 +142,10 @@ final class AccessLog {
             } else {
                 out.writeNull("duration_ms");
             }
-            if (application.equals("-")) {
+            if (application == null) {
                 out.writeNull("application");
             } else {
-                out.write("application", Long.parseLong(application));
+                out.write("application", application);
             }
             out.writeEnd();
         }
