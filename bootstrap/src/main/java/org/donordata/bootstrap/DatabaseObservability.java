@@ -6,6 +6,7 @@ import java.util.function.ToLongFunction;
 
 import io.helidon.metrics.api.FunctionalCounter;
 import io.helidon.metrics.api.Gauge;
+import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Metrics;
 import org.donordata.adapters.http.ReadinessCheck;
@@ -28,44 +29,40 @@ final class DatabaseObservability {
         return new ReadinessCheck("database", () -> database.unavailable(READINESS_TIMEOUT));
     }
 
-    /** Registers the meters once per process: the registry is global, and a second database replaces the first. */
-    static synchronized void registerMeters(SqlDatabase database) {
-        current = database;
-        if (registered) {
-            return;
-        }
-        registered = true;
+    /**
+     * Registers the database's meters in Helidon's global registry, which the metrics endpoint reads; running what it
+     * returns removes them again, so that a database opened later (the next start in the same JVM) has its own.
+     */
+    static Runnable registerMeters(SqlDatabase database) {
         MeterRegistry registry = Metrics.globalRegistry();
-        gauge(registry, "donors.db.connections.active", "Pooled connections in use", SqlDatabase.Stats::activeConnections);
-        gauge(registry, "donors.db.connections.idle", "Pooled connections idle", SqlDatabase.Stats::idleConnections);
-        gauge(registry, "donors.db.connections.pending", "Threads waiting for a pooled connection",
-                SqlDatabase.Stats::waitingForConnection);
-        gauge(registry, "donors.db.connections.max", "The pool's size", SqlDatabase.Stats::maxConnections);
-        gauge(registry, "donors.writer.queued", "Writes waiting for SQLite's writer", SqlDatabase.Stats::queuedWrites);
-        counter(registry, "donors.writer.commits", "Commits SQLite's writer made", SqlDatabase.Stats::groupCommits);
-        counter(registry, "donors.writer.writes", "Writes those commits held (divided by commits: the mean group size)",
-                SqlDatabase.Stats::groupedWrites);
+        List<Meter> meters = List.of(
+                gauge(registry, database, "donors.db.connections.active", "Pooled connections in use",
+                        SqlDatabase.Stats::activeConnections),
+                gauge(registry, database, "donors.db.connections.idle", "Pooled connections idle",
+                        SqlDatabase.Stats::idleConnections),
+                gauge(registry, database, "donors.db.connections.pending", "Threads waiting for a pooled connection",
+                        SqlDatabase.Stats::waitingForConnection),
+                gauge(registry, database, "donors.db.connections.max", "The pool's size",
+                        SqlDatabase.Stats::maxConnections),
+                gauge(registry, database, "donors.writer.queued", "Writes waiting for SQLite's writer",
+                        SqlDatabase.Stats::queuedWrites),
+                counter(registry, database, "donors.writer.commits", "Commits SQLite's writer made",
+                        SqlDatabase.Stats::groupCommits),
+                counter(registry, database, "donors.writer.writes",
+                        "Writes those commits held (divided by commits: the mean group size)",
+                        SqlDatabase.Stats::groupedWrites));
+        return () -> meters.forEach(registry::remove);
     }
 
-    private static SqlDatabase current;
-    private static boolean registered;
-
-    private static SqlDatabase.Stats stats() {
-        SqlDatabase database;
-        synchronized (DatabaseObservability.class) {
-            database = current;
-        }
-        return database.stats();
-    }
-
-    private static void gauge(MeterRegistry registry, String name, String description,
+    private static Meter gauge(MeterRegistry registry, SqlDatabase database, String name, String description,
             ToLongFunction<SqlDatabase.Stats> figure) {
-        registry.getOrCreate(Gauge.builder(name, () -> (double) figure.applyAsLong(stats())).description(description));
+        return registry.getOrCreate(Gauge.builder(name, () -> (double) figure.applyAsLong(database.stats()))
+                .description(description));
     }
 
-    private static void counter(MeterRegistry registry, String name, String description,
+    private static Meter counter(MeterRegistry registry, SqlDatabase database, String name, String description,
             ToLongFunction<SqlDatabase.Stats> figure) {
-        registry.getOrCreate(FunctionalCounter.builder(name, List.of(), ignored -> figure.applyAsLong(stats()))
+        return registry.getOrCreate(FunctionalCounter.builder(name, database, open -> figure.applyAsLong(open.stats()))
                 .description(description));
     }
 }

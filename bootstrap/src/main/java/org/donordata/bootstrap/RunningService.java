@@ -14,11 +14,13 @@ final class RunningService implements AutoCloseable {
 
     private final Wiring wiring;
     private final WebServer server;
+    private final Runnable unregisterMeters;
     private boolean closed;
 
-    private RunningService(Wiring wiring, WebServer server) {
+    private RunningService(Wiring wiring, WebServer server, Runnable unregisterMeters) {
         this.wiring = wiring;
         this.server = server;
+        this.unregisterMeters = unregisterMeters;
     }
 
     /**
@@ -36,32 +38,31 @@ final class RunningService implements AutoCloseable {
             throw new StartFailure("Could not open the database " + settings.database().jdbcUrl() + ": "
                     + rootCause(e).getMessage(), e);
         }
+        Runnable unregisterMeters = () -> { };
         try {
             prepareDefaultApplication(wiring, settings).ifPresent(issued -> {
                 out.println("Created application " + issued.application().id().value() + " ('"
                         + issued.application().name() + "'). Its api key, shown only this once:");
                 out.println(issued.key());
             });
-            DatabaseObservability.registerMeters(wiring.database());
+            unregisterMeters = DatabaseObservability.registerMeters(wiring.database());
             WebServer server = wiring.httpApi().server(settings.http(),
                     List.of(DatabaseObservability.readiness(wiring.database()))).start();
-            // Helidon logs a failed bind and returns a server that is not running, rather than throwing.
+            // Helidon logs a failed bind (naming the address) and returns a server that is not running, rather than
+            // throwing; it stops every socket when one fails, so either port may be the one in use.
             if (!server.isRunning()) {
                 throw new StartFailure("Could not listen on " + settings.http().host() + ":" + settings.http().port()
-                        + " (is the port in use? see the log above)", null);
-            }
-            if (HttpApi.adminPort(server) < 0) {
-                server.stop();
-                throw new StartFailure("Could not listen on " + settings.http().adminHost() + ":"
-                        + settings.http().adminPort() + " for health and metrics (is the port in use? set"
-                        + " DONORS_ADMIN_PORT, 0 for any free one)", null);
+                        + " (the API, DONORS_PORT) or on " + settings.http().adminHost() + ":"
+                        + settings.http().adminPort() + " (health and metrics, DONORS_ADMIN_PORT): is a port in use?"
+                        + " The log above names the one that failed.", null);
             }
             out.println("Donor Data Service listening on " + (settings.http().tls().isPresent() ? "https" : "http") + "://"
                     + settings.http().host() + ":" + server.port() + "/api/v1");
             out.println("Health and metrics on http://" + settings.http().adminHost() + ":" + HttpApi.adminPort(server)
                     + "/observe");
-            return new RunningService(wiring, server);
+            return new RunningService(wiring, server, unregisterMeters);
         } catch (RuntimeException failure) {
+            unregisterMeters.run();
             wiring.close();
             throw failure;
         }
@@ -102,6 +103,7 @@ final class RunningService implements AutoCloseable {
         }
         closed = true;
         server.stop();
+        unregisterMeters.run();
         wiring.close();
     }
 }

@@ -68,6 +68,13 @@ class FirstStartTest {
             StartFailure busy = assertThrows(StartFailure.class,
                     () -> RunningService.start(Settings.fromEnvironment(samePort), new PrintStream(new ByteArrayOutputStream())));
             assertTrue(busy.getMessage().startsWith("Could not listen on 127.0.0.1:" + first.port()), busy.getMessage());
+
+            Map<String, String> sameAdminPort = new HashMap<>(env);
+            sameAdminPort.put("DONORS_ADMIN_PORT", String.valueOf(first.adminPort()));
+            StartFailure adminBusy = assertThrows(StartFailure.class, () -> RunningService.start(
+                    Settings.fromEnvironment(sameAdminPort), new PrintStream(new ByteArrayOutputStream())));
+            assertTrue(adminBusy.getMessage().contains("127.0.0.1:" + first.adminPort() + " (health and metrics,"
+                    + " DONORS_ADMIN_PORT)"), adminBusy.getMessage());
         }
 
         StartFailure unreachable = assertThrows(StartFailure.class, () -> RunningService.start(Settings.fromEnvironment(Map.of(
