@@ -152,6 +152,35 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         assertThrows(ServiceBusyException.class, () -> writer.write(DSLContext::dialect));
     }
 
+    /** What the readiness probe asks (SqlDatabase.unavailable): running and moving, stuck in a commit, stopped. */
+    @Test
+    void aProblemIsReportedWhileACommitHangsAndOnceTheWriterStopped() throws Exception {
+        writer = unstartedWriter().start();
+        assertEquals(java.util.Optional.empty(), writer.problem(Duration.ofMillis(500)));
+        java.util.concurrent.CountDownLatch hanging = new java.util.concurrent.CountDownLatch(1);
+        Future<Object> slow = callers.submit(() -> writer.write(tx -> {
+            hanging.countDown();
+            sleep(600);
+            return null;
+        }));
+        hanging.await();
+        sleep(300);
+
+        assertTrue(writer.problem(Duration.ofMillis(200)).orElseThrow().contains("has not finished a commit"));
+        slow.get();
+        assertEquals(java.util.Optional.empty(), writer.problem(Duration.ofMillis(200)));
+        writer.close();
+        assertEquals("the database writer is not running", writer.problem(Duration.ofMillis(200)).orElseThrow());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private GroupCommitWriter unstartedWriter() {
         return new GroupCommitWriter(database.dsl(), 100, 100, Duration.ofSeconds(10));
     }
