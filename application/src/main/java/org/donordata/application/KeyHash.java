@@ -39,9 +39,18 @@ public record KeyHash(String hex) {
         }
     }
 
+    // A loop, not a stream: every request's key hash is checked here.
     private static boolean isLowerCaseHex(String text) {
-        return text != null && text.length() == HEX_DIGITS
-                && text.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+        if (text == null || text.length() != HEX_DIGITS) {
+            return false;
+        }
+        for (int i = 0; i < HEX_DIGITS; i++) {
+            char c = text.charAt(i);
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Never shows the hash, so that it cannot end up in a log by accident. */

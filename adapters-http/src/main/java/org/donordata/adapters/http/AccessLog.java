@@ -91,16 +91,20 @@ final class AccessLog {
             return "-";
         }
         int query = rawPath.indexOf('?');
-        String path = query < 0 ? rawPath : rawPath.substring(0, query);
-        StringBuilder safe = new StringBuilder(path.length());
-        String[] segments = path.split("/", -1);
-        for (int i = 0; i < segments.length; i++) {
-            String segment = segments[i];
-            if (i > 0) {
-                safe.append('/');
-            }
-            boolean known = segment.isEmpty() || WORDS.contains(segment) || RequestParameters.DONOR_ID.matcher(segment).matches();
+        int end = query < 0 ? rawPath.length() : query;
+        StringBuilder safe = new StringBuilder(end);
+        int start = 0;
+        while (true) {
+            int slash = rawPath.indexOf('/', start);
+            int segmentEnd = slash < 0 || slash > end ? end : slash;
+            String segment = rawPath.substring(start, segmentEnd);
+            boolean known = segment.isEmpty() || WORDS.contains(segment) || RequestParameters.isDonorId(segment);
             safe.append(known ? segment : "*");
+            if (segmentEnd == end) {
+                break;
+            }
+            safe.append('/');
+            start = segmentEnd + 1;
         }
         return safe.toString();
     }

@@ -134,6 +134,8 @@ class AccessLogTest {
         assertEquals("/api/v1/donors/*", AccessLog.safePath("/api/v1/donors/1234567890123456"));
         assertEquals("/api/*/*/", AccessLog.safePath("/api/" + KEY + "/%2e%2e/"));
         assertEquals("*", AccessLog.safePath("*"));
+        assertEquals("/api/v1/donors", AccessLog.safePath("/api/v1/donors?next=/" + KEY + "/x"));
+        assertEquals("//*", AccessLog.safePath("//" + KEY + "?"));
     }
 
     // Valid, wrong, twice, in the query, in the path, as the method, in other headers, as a header name, in a

@@ -3,6 +3,7 @@ package org.donordata.adapters.sql;
 import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
 import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -28,8 +29,17 @@ enum DatabaseKind {
     SQLITE(SQLDialect.SQLITE, "classpath:db/migration/sqlite", 4) {
         @Override
         Instant instant(ResultSet row, int column) throws SQLException {
-            String stamp = row.getString(column);
+            String stamp = text(row, column);
             return stamp == null ? null : SqliteTimestamps.instant(stamp);
+        }
+
+        // sqlite-jdbc's getString wraps SQLite's text in a direct ByteBuffer from native code and decodes that: twice
+        // the cost of copying the same UTF-8 bytes out as an array (getBytes of a text is its bytes) and decoding them
+        // in Java, and a page reads 30 donors of a dozen texts each (measured: 130–165 µs against 80 µs a page).
+        @Override
+        String text(ResultSet row, int column) throws SQLException {
+            byte[] utf8 = row.getBytes(column);
+            return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
         }
 
         // SQLite knows no FOR UPDATE and needs none: its transactions begin IMMEDIATE, holding the database's write
@@ -89,6 +99,11 @@ enum DatabaseKind {
         Instant instant(ResultSet row, int column) throws SQLException {
             OffsetDateTime stamp = row.getObject(column, OffsetDateTime.class);
             return stamp == null ? null : stamp.toInstant();
+        }
+
+        @Override
+        String text(ResultSet row, int column) throws SQLException {
+            return row.getString(column);
         }
 
         // Locks the row until commit, so a concurrent writer waits and then reads this one's result.
@@ -211,6 +226,9 @@ enum DatabaseKind {
 
     /** A timestamp column read from a JDBC row; null for SQL NULL. */
     abstract Instant instant(ResultSet row, int column) throws SQLException;
+
+    /** A text column read from a JDBC row; null for SQL NULL. */
+    abstract String text(ResultSet row, int column) throws SQLException;
 
     /** The select, holding what it reads against concurrent writers until the transaction ends. */
     abstract <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select);

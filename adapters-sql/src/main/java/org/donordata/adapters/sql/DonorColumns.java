@@ -104,9 +104,9 @@ final class DonorColumns {
     private static Object value(DonorField field, ResultSet row, int column, DatabaseKind kind) throws SQLException {
         return switch (field.kind()) {
             case ID -> row.getLong(column);
-            case TYPE -> DonorType.fromKey(row.getString(column)).orElseThrow(
+            case TYPE -> DonorType.fromKey(kind.text(row, column)).orElseThrow(
                     () -> new IllegalStateException("a stored donor has an unknown type"));
-            case TEXT, EMAIL, COUNTRY -> row.getString(column);
+            case TEXT, EMAIL, COUNTRY -> kind.text(row, column);
             case FLAG -> row.getBoolean(column);
             case TIMESTAMP -> kind.instant(row, column);
         };
