@@ -64,6 +64,9 @@ final class ArchitectureRules {
     static final ArchRule JSONP_BELONGS_TO_THE_HTTP_AND_COMMAND_LINE_ADAPTERS = ownedBy(
             "JSON-P", new String[] {"jakarta.json..", "org.eclipse.parsson.."}, HTTP, CLI, BOOTSTRAP);
 
+    static final ArchRule JACKSON_BELONGS_TO_THE_HTTP_ADAPTER = ownedBy(
+            "Jackson (the responses' generator)", new String[] {"com.fasterxml.jackson.."}, HTTP);
+
     static final ArchRule COMMONS_CSV_BELONGS_TO_THE_COMMAND_LINE_ADAPTER = ownedBy(
             "Commons CSV", new String[] {"org.apache.commons.csv.."}, CLI);
 

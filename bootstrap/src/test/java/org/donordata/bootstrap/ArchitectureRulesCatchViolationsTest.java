@@ -80,6 +80,8 @@ class ArchitectureRulesCatchViolationsTest {
                 "com.github.benmanes.caffeine.cache.Cache");
         assertCaught(ArchitectureRules.BUCKET4J_BELONGS_TO_THE_HTTP_ADAPTER, SqlUsingBootstrapAndJsonp.class,
                 "io.github.bucket4j.Bucket");
+        assertCaught(ArchitectureRules.JACKSON_BELONGS_TO_THE_HTTP_ADAPTER, SqlUsingBootstrapAndJsonp.class,
+                "com.fasterxml.jackson.core.JsonGenerator");
         assertCaught(ArchitectureRules.PICOCLI_BELONGS_TO_THE_COMMAND_LINE, HttpUsingSqlAdapter.class,
                 "picocli.CommandLine");
     }

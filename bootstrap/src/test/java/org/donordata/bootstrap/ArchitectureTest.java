@@ -52,6 +52,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void jacksonBelongsToTheHttpAdapter() {
+        ArchitectureRules.JACKSON_BELONGS_TO_THE_HTTP_ADAPTER.check(PRODUCTION);
+    }
+
+    @Test
     void caffeineBelongsToTheAdapters() {
         ArchitectureRules.CAFFEINE_BELONGS_TO_THE_ADAPTERS.check(PRODUCTION);
     }

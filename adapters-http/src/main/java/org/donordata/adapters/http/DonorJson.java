@@ -1,9 +1,13 @@
 package org.donordata.adapters.http;
 
+import java.io.IOException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 
-import jakarta.json.stream.JsonGenerator;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
 import org.donordata.application.Application;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
@@ -16,46 +20,52 @@ final class DonorJson {
     static final int API_VERSION = 1;
     // Once: values() copies the array on every call, and this runs for every donor written.
     private static final DonorField[] FIELDS = DonorField.values();
+    // Each field's key, encoded once.
+    private static final SerializableString[] KEYS = Arrays.stream(FIELDS)
+            .map(field -> new SerializedString(field.key())).toArray(SerializableString[]::new);
 
     private DonorJson() {
     }
 
-    static void donors(JsonGenerator json, List<Donor> donors) {
+    static void donors(JsonGenerator json, List<Donor> donors) throws IOException {
         json.writeStartArray();
-        donors.forEach(donor -> donor(json, donor));
-        json.writeEnd();
+        for (Donor donor : donors) {
+            donor(json, donor);
+        }
+        json.writeEndArray();
     }
 
     /** What {@code GET /api/v1} answers: the service and the application calling it. */
-    static void service(JsonGenerator json, Application caller) {
-        json.writeStartArray()
-                .writeStartObject()
-                .write("service", SERVICE_NAME)
-                .write("api_version", API_VERSION)
-                .writeStartObject("application")
-                .write("id", caller.id().value())
-                .write("name", caller.name())
-                .writeEnd()
-                .writeEnd()
-                .writeEnd();
-    }
-
-    private static void donor(JsonGenerator json, Donor donor) {
+    static void service(JsonGenerator json, Application caller) throws IOException {
+        json.writeStartArray();
         json.writeStartObject();
-        for (DonorField field : FIELDS) {
-            value(json, field.key(), donor.get(field));
-        }
-        json.writeEnd();
+        json.writeStringField("service", SERVICE_NAME);
+        json.writeNumberField("api_version", API_VERSION);
+        json.writeObjectFieldStart("application");
+        json.writeNumberField("id", caller.id().value());
+        json.writeStringField("name", caller.name());
+        json.writeEndObject();
+        json.writeEndObject();
+        json.writeEndArray();
     }
 
-    private static void value(JsonGenerator json, String key, Object value) {
+    private static void donor(JsonGenerator json, Donor donor) throws IOException {
+        json.writeStartObject();
+        for (int i = 0; i < FIELDS.length; i++) {
+            json.writeFieldName(KEYS[i]);
+            value(json, donor.get(FIELDS[i]));
+        }
+        json.writeEndObject();
+    }
+
+    private static void value(JsonGenerator json, Object value) throws IOException {
         switch (value) {
-            case null -> json.writeNull(key);
-            case String text -> json.write(key, text);
-            case Boolean flag -> json.write(key, flag);
-            case Long number -> json.write(key, number);
-            case DonorType type -> json.write(key, type.key());
-            case Instant instant -> json.write(key, instant.toString());
+            case null -> json.writeNull();
+            case String text -> json.writeString(text);
+            case Boolean flag -> json.writeBoolean(flag);
+            case Long number -> json.writeNumber(number);
+            case DonorType type -> json.writeString(type.key());
+            case Instant instant -> json.writeString(instant.toString());
             default -> throw new IllegalStateException("no JSON form for a " + value.getClass().getSimpleName());
         }
     }

@@ -105,7 +105,7 @@ final class DonorRoutes {
         if (upserted.created()) {
             res.header(HeaderNames.LOCATION, DONORS + "/" + id);
         }
-        Envelope.ok(req, res, upserted.created() ? Status.CREATED_201 : Status.OK_200, json -> json.write(id));
+        Envelope.ok(req, res, upserted.created() ? Status.CREATED_201 : Status.OK_200, json -> json.writeNumber(id));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
@@ -134,14 +134,14 @@ final class DonorRoutes {
             id = donors.create(owner(req), fields, Optional.empty());
         }
         res.header(HeaderNames.LOCATION, DONORS + "/" + id);
-        Envelope.ok(req, res, Status.CREATED_201, json -> json.write(id));
+        Envelope.ok(req, res, Status.CREATED_201, json -> json.writeNumber(id));
     }
 
     private void modify(ServerRequest req, ServerResponse res) {
         DonorChanges changes = DonorChanges.from(JsonBody.read(req));
         Donor donor = donors.modify(owner(req), RequestParameters.donorId(req), changes, EntityTags.expected(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor));
-        Envelope.ok(req, res, Status.OK_200, json -> json.write(donor.id()));
+        Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
     }
 
     // The body may be absent or {}: an erasure takes no fields.
@@ -151,7 +151,7 @@ final class DonorRoutes {
         }
         Donor donor = donors.erase(owner(req), RequestParameters.donorId(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor));
-        Envelope.ok(req, res, Status.OK_200, json -> json.write(donor.id()));
+        Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
     }
 
     private static ApplicationId owner(ServerRequest req) {

@@ -1,10 +1,14 @@
 package org.donordata.adapters.http;
 
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
@@ -13,27 +17,45 @@ import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import jakarta.json.Json;
-import jakarta.json.stream.JsonGenerator;
-import jakarta.json.stream.JsonGeneratorFactory;
 import org.donordata.domain.Page;
 import org.donordata.domain.PageRequest;
 
-/** The only writer of responses: {data, paging, error, msg, status}, on success and on every error. */
+/**
+ * The only writer of responses: {data, paging, error, msg, status}, on success and on every error.
+ *
+ * <p>Responses are written with Jackson's streaming generator (jackson-core), straight into UTF-8 bytes, with every
+ * member name encoded once; bodies are read with JSON-P ({@link JsonBody}). JSON-P's generator escaped every name
+ * and value character by character, and rendering was the largest cost of a page of donors (measured, see
+ * docs/performance.md).
+ */
 final class Envelope {
 
     /** Donor data is personal data, so no response may be kept by a cache. */
     static final List<Header> HEADERS = List.of(HeaderValues.CONTENT_TYPE_JSON,
             HeaderValues.createCached(HeaderNames.CACHE_CONTROL, "no-store"));
 
-    // Created once: Json.createGenerator looks the provider up on every call.
-    private static final JsonGeneratorFactory GENERATORS = Json.createGeneratorFactory(Map.of());
+    // Characters outside the BMP as their UTF-8 bytes rather than as two escapes; an unpaired surrogate (the domain
+    // stores none, but a message may quote a client's text) is escaped, so the body is always valid UTF-8.
+    private static final JsonFactory GENERATORS = JsonFactory.builder()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build();
+    private static final SerializedString DATA = new SerializedString("data");
+    private static final SerializedString PAGING = new SerializedString("paging");
+    private static final SerializedString ERROR = new SerializedString("error");
+    private static final SerializedString MSG = new SerializedString("msg");
+    private static final SerializedString STATUS = new SerializedString("status");
+
+    /** Writes the value of the {@code data} member. */
+    @FunctionalInterface
+    interface Data {
+        void write(JsonGenerator json) throws IOException;
+    }
 
     private Envelope() {
     }
 
     /** Sends a success; {@code data} writes the value of the {@code data} member. */
-    static void ok(ServerRequest req, ServerResponse res, Status status, Consumer<JsonGenerator> data) {
+    static void ok(ServerRequest req, ServerResponse res, Status status, Data data) {
         send(req, res, status, render(status, data, null, ""));
     }
 
@@ -56,7 +78,7 @@ final class Envelope {
     }
 
     /** Sends a list, with its {@code paging} member. */
-    static void page(ServerRequest req, ServerResponse res, Paging paging, Consumer<JsonGenerator> data) {
+    static void page(ServerRequest req, ServerResponse res, Paging paging, Data data) {
         send(req, res, Status.OK_200, render(Status.OK_200, data, paging, ""));
     }
 
@@ -68,46 +90,42 @@ final class Envelope {
         return render(status, null, null, msg);
     }
 
-    // Into characters, encoded once at the end: a generator on an OutputStream encodes through a StreamEncoder, which
-    // cost more than the JSON itself on a page of donors (measured); String's UTF-8 encoding is a copy for ASCII.
-    private static byte[] render(Status status, Consumer<JsonGenerator> data, Paging page, String msg) {
-        StringWriter text = new StringWriter(page == null ? 1024 : 16 * 1024);
-        try (JsonGenerator json = GENERATORS.createGenerator(text)) {
-            json.writeStartObject().writeKey("data");
+    private static byte[] render(Status status, Data data, Paging page, String msg) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream(page == null ? 1024 : 16 * 1024);
+        try (JsonGenerator json = GENERATORS.createGenerator(body)) {
+            json.writeStartObject();
+            json.writeFieldName(DATA);
             if (data == null) {
                 json.writeNull();
             } else {
-                data.accept(json);
+                data.write(json);
             }
-            json.writeKey("paging");
+            json.writeFieldName(PAGING);
             paging(json, page);
-            json.write("error", status.code() >= 400)
-                    .write("msg", msg)
-                    .write("status", status.code())
-                    .writeEnd();
+            json.writeFieldName(ERROR);
+            json.writeBoolean(status.code() >= 400);
+            json.writeFieldName(MSG);
+            json.writeString(msg);
+            json.writeFieldName(STATUS);
+            json.writeNumber(status.code());
+            json.writeEndObject();
+        } catch (IOException intoMemory) {
+            throw new UncheckedIOException("writing into memory failed", intoMemory);
         }
-        return text.toString().getBytes(StandardCharsets.UTF_8);
+        return body.toByteArray();
     }
 
-    private static void paging(JsonGenerator json, Paging page) {
+    private static void paging(JsonGenerator json, Paging page) throws IOException {
         if (page == null) {
             json.writeNull();
             return;
         }
-        json.writeStartObject()
-                .write("limit", page.limit())
-                .write("offset", page.offset());
-        link(json, "next", page.next());
-        link(json, "previous", page.previous());
-        json.writeEnd();
-    }
-
-    private static void link(JsonGenerator json, String name, String query) {
-        if (query == null) {
-            json.writeNull(name);
-        } else {
-            json.write(name, query);
-        }
+        json.writeStartObject();
+        json.writeNumberField("limit", page.limit());
+        json.writeNumberField("offset", page.offset());
+        json.writeStringField("next", page.next());
+        json.writeStringField("previous", page.previous());
+        json.writeEndObject();
     }
 
     // One write with a Content-Length. A HEAD response carries the headers of the GET response but no body.
