@@ -86,6 +86,12 @@ enum DatabaseKind {
             return true;
         }
 
+        // The insert, its change number and its ordinal.
+        @Override
+        boolean insertIsOneStatement() {
+            return false;
+        }
+
         // Under the single write lock, which orders the ids too: the later id always gets the larger ordinal.
         @Override
         void numberAtInsert(DSLContext tx, long application, long donorId) {
@@ -151,6 +157,12 @@ enum DatabaseKind {
         @Override
         boolean numbersAtInsert() {
             return false;
+        }
+
+        // The change number is computed in the insert (changeNumber), and the ordinal numbered later.
+        @Override
+        boolean insertIsOneStatement() {
+            return true;
         }
 
         // OrdinalNumbering numbers it shortly after.
@@ -260,6 +272,12 @@ enum DatabaseKind {
 
     /** Whether a donor gets its ordinal as it is inserted, or shortly after (OrdinalNumbering). */
     abstract boolean numbersAtInsert();
+
+    /**
+     * Whether DonorRows.insert runs a single statement here (no drawChange, no numberAtInsert query), which the
+     * database makes atomic without a transaction around it.
+     */
+    abstract boolean insertIsOneStatement();
 
     /** Gives the donor just inserted its ordinal, if this database numbers at insert. */
     abstract void numberAtInsert(DSLContext tx, long application, long donorId);

@@ -22,7 +22,10 @@ import org.donordata.domain.ExpectedVersion;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
-/** The writes of donor rows, each within a transaction the caller runs (one per request, or one per group of them). */
+/**
+ * The writes of donor rows, each within a transaction the caller runs (one per request, or one per group of them); an
+ * insert that is one statement (DatabaseKind.insertIsOneStatement) may run on its own in autocommit.
+ */
 final class DonorRows {
 
     private static final UniqueConstraint EXTERNAL_ID = new UniqueConstraint(

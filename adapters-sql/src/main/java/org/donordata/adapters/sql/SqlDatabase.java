@@ -23,6 +23,7 @@ import org.donordata.application.ApplicationRepository;
 import org.donordata.application.DonorRepository;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
 /**
@@ -94,7 +95,8 @@ public final class SqlDatabase implements AutoCloseable {
      * @param apiKeyCacheLifetime how long this node remembers an api key it found instead of looking it up: the
      *        longest a key rotated or revoked elsewhere (another node, the command line) keeps working here; zero
      *        looks every key up
-     * @throws IllegalArgumentException for an in-memory SQLite database, or a negative lifetime
+     * @throws IllegalArgumentException for an in-memory SQLite database, a SQLite file whose text is UTF-16, or a
+     *         negative lifetime
      */
     public static SqlDatabase open(DatabaseSettings settings, Duration apiKeyCacheLifetime) {
         if (apiKeyCacheLifetime.isNegative()) {
@@ -106,6 +108,13 @@ public final class SqlDatabase implements AutoCloseable {
         }
         HikariDataSource dataSource = new HikariDataSource(poolConfig(settings, kind));
         try {
+            if (kind == DatabaseKind.SQLITE) {
+                try (Connection connection = dataSource.getConnection()) {
+                    SqliteFile.requireUtf8(connection);
+                } catch (SQLException e) {
+                    throw new DataAccessException("Cannot read the SQLite database's encoding", e);
+                }
+            }
             Flyway.configure()
                     .dataSource(dataSource)
                     .locations(kind.migrations())

@@ -71,11 +71,10 @@ final class SqlDonorRepository implements DonorRepository {
         });
     }
 
-    // Where ordinals are numbered later, the insert is a single statement.
     @Override
     public Donor insert(ApplicationId owner, DonorDetails details, Instant now) {
         Writes.Write<Donor> insert = tx -> DonorRows.insert(tx, queries, owner, details, now);
-        return queries.kind().numbersAtInsert() ? writes.write(insert) : writes.writeStatement(insert);
+        return queries.kind().insertIsOneStatement() ? writes.writeStatement(insert) : writes.write(insert);
     }
 
     @Override

@@ -51,6 +51,24 @@ final class SqliteFile {
         }
     }
 
+    /**
+     * @throws IllegalArgumentException for a file that stores its text as UTF-16 (one made by another tool with
+     *         {@code PRAGMA encoding}): donor texts are read as the file's own bytes, taken to be UTF-8
+     *         (DatabaseKind.SQLITE's text)
+     */
+    static void requireUtf8(java.sql.Connection connection) throws java.sql.SQLException {
+        try (java.sql.Statement query = connection.createStatement();
+                java.sql.ResultSet encoding = query.executeQuery("PRAGMA encoding")) {
+            encoding.next();
+            String name = encoding.getString(1);
+            if (!"UTF-8".equalsIgnoreCase(name)) {
+                throw new IllegalArgumentException("The SQLite database stores its text as " + name
+                        + "; the service reads UTF-8 only. Copy it into a new file first, for example with"
+                        + " sqlite3 OLD .dump | sqlite3 NEW.");
+            }
+        }
+    }
+
     /** The settings every pooled connection opens with. */
     static Properties connectionProperties() {
         SQLiteConfig config = new SQLiteConfig();

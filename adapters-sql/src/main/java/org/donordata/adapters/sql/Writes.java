@@ -9,7 +9,7 @@ import org.jooq.DSLContext;
  */
 interface Writes {
 
-    /** A write, run within a transaction. */
+    /** A write, run within a transaction, or on its own when it is one statement ({@link #writeStatement}). */
     @FunctionalInterface
     interface Write<T> {
         T apply(DSLContext transaction);

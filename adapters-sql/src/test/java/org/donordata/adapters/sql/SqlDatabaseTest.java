@@ -34,6 +34,22 @@ class SqlDatabaseTest {
         assertTrue(Files.isRegularFile(file));
     }
 
+    // Texts are read as the file's bytes, taken to be UTF-8: a UTF-16 file made by another tool would read as garbage.
+    @Test
+    void refusesASqliteFileThatStoresItsTextAsUtf16() throws Exception {
+        Path file = temporaryDirectory.resolve("utf16.db");
+        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+                var statement = connection.createStatement()) {
+            statement.execute("pragma encoding = 'UTF-16le'");
+            statement.execute("create table made_elsewhere (x text)");
+        }
+
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> SqlDatabase.open(DatabaseSettings.of("jdbc:sqlite:" + file, null, null)));
+
+        assertTrue(refused.getMessage().contains("UTF-16le"), refused.getMessage());
+    }
+
     @Test
     void sqliteConnectionsAreDurableWaitForLocksAndEnforceForeignKeys() {
         try (SqlDatabase database = openSqlite()) {
