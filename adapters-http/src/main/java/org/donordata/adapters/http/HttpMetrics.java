@@ -23,7 +23,9 @@ final class HttpMetrics {
     static final String NO_ROUTE = "none";
 
     private static final MeterRegistry REGISTRY = Metrics.globalRegistry();
-    // Latency buckets from a cached read to a slow page: few enough to keep a series per route and status small.
+    // Latency buckets from a cached read to a slow page: few enough to keep a series per route and status small. No
+    // quantiles (Helidon adds six by default, recorded in an HdrHistogram on every request): a quantile of one node
+    // cannot be combined with another's, while buckets add up across nodes (histogram_quantile).
     private static final Duration[] BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
         Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
         Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5)};
@@ -45,7 +47,8 @@ final class HttpMetrics {
                 .description("Requests by method, route template and status, with their latency")
                 .tags(List.of(Tag.create("method", method), Tag.create("route", route),
                         Tag.create("status", String.valueOf(status))))
-                .buckets(BUCKETS)))
+                .buckets(BUCKETS)
+                .percentiles(new double[0])))
                 .record(Duration.ofNanos(nanos));
     }
 

@@ -3,6 +3,7 @@ package org.donordata.adapters.http;
 import static org.donordata.adapters.http.ApiFixture.KEY;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -107,6 +108,8 @@ class OperationsEndpointsTest {
         assertEquals(replaysBefore + 1, sample("donors_idempotent_replays_total", ""));
         String metrics = get(admin(), "/observe/metrics", null).body();
         assertTrue(metrics.contains("donors_requests_seconds_bucket{"), "latency histograms");
+        assertFalse(metrics.lines().anyMatch(line -> line.startsWith("donors_requests_seconds{")
+                && line.contains("quantile=")), "buckets only: one node's quantiles cannot be combined with another's");
         assertTrue(!metrics.contains("12345") && !metrics.contains("67890"), "no raw path in any series");
     }
 
