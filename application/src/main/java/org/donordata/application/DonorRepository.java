@@ -98,9 +98,10 @@ public interface DonorRepository {
      * Erases the donor (contract section 11): atomically, it keeps its id, type, creation time and place in paging,
      * every other field goes back to its default (no personal data), it records {@code now} as when it was erased and
      * as its latest change, and whatever else the store keeps that names the donor's data (a create's idempotency
-     * record) is deleted. Erasing an erased donor changes nothing.
+     * record) is deleted. Erasing an erased donor changes nothing. The version is checked first, as by {@link #modify}.
      *
      * @return the donor as stored afterwards, or empty when the owner has no donor with this id
+     * @throws DonorVersionMismatchException when {@code expected} does not accept the stored version; nothing is changed
      */
-    Optional<Donor> erase(ApplicationId owner, long id, Instant now);
+    Optional<Donor> erase(ApplicationId owner, long id, ExpectedVersion expected, Instant now);
 }

@@ -160,7 +160,17 @@ public final class DonorService {
      * @throws DonorNotFoundException when the owner has no such donor
      */
     public Donor erase(ApplicationId owner, long id) {
-        return donors.erase(owner, id, StoredTime.now(clock)).orElseThrow(DonorNotFoundException::new);
+        return erase(owner, id, ExpectedVersion.ANY);
+    }
+
+    /**
+     * {@link #erase(ApplicationId, long)}, if the donor is still at a version the client expects.
+     *
+     * @throws DonorVersionMismatchException when the donor is at a version {@code expected} does not accept; nothing
+     *         is changed
+     */
+    public Donor erase(ApplicationId owner, long id, ExpectedVersion expected) {
+        return donors.erase(owner, id, expected, StoredTime.now(clock)).orElseThrow(DonorNotFoundException::new);
     }
 
     /**

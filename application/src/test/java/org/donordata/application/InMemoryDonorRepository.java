@@ -124,8 +124,11 @@ public final class InMemoryDonorRepository implements DonorRepository {
     }
 
     @Override
-    public synchronized Optional<Donor> erase(ApplicationId owner, long id, Instant now) {
+    public synchronized Optional<Donor> erase(ApplicationId owner, long id, ExpectedVersion expected, Instant now) {
         Optional<Donor> current = find(owner, id);
+        if (current.isPresent() && !expected.accepts(current.get().version())) {
+            throw new DonorVersionMismatchException(id, current.get().version());
+        }
         if (current.isEmpty() || current.get().erased()) {
             return current;
         }

@@ -50,7 +50,13 @@ final class DatabaseObservability {
                         SqlDatabase.Stats::groupCommits),
                 counter(registry, database, "donors.writer.writes",
                         "Writes those commits held (divided by commits: the mean group size)",
-                        SqlDatabase.Stats::groupedWrites));
+                        SqlDatabase.Stats::groupedWrites),
+                counter(registry, database, "donors.db.unreachable",
+                        "Reads and writes that failed because the database could not be reached (answered 503)",
+                        SqlDatabase.Stats::unreachable),
+                counter(registry, database, "donors.db.full",
+                        "Writes that failed because the database had no space left (answered 503)",
+                        SqlDatabase.Stats::full));
         return () -> meters.forEach(registry::remove);
     }
 

@@ -3,6 +3,7 @@ package org.donordata.bootstrap;
 import java.util.Map;
 
 import org.donordata.adapters.cli.DonorServices;
+import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
 
 /** The command-line adapter's use cases on the database the environment configures, closed with the command. */
@@ -15,6 +16,11 @@ record DonorServicesOf(Wiring wiring) implements DonorServices {
     @Override
     public DonorService donors() {
         return wiring.donors();
+    }
+
+    @Override
+    public boolean hasApplication(ApplicationId id) {
+        return wiring.applications().list().stream().anyMatch(application -> application.id().equals(id));
     }
 
     @Override

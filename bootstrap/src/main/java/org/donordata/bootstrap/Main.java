@@ -1,5 +1,6 @@
 package org.donordata.bootstrap;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -10,6 +11,7 @@ import io.helidon.logging.common.LogConfig;
 import org.donordata.adapters.cli.DonorCommands;
 import org.donordata.adapters.sql.DatabaseCopyException;
 import org.donordata.application.ApplicationCommandException;
+import org.donordata.application.StorageUnavailableException;
 import org.donordata.domain.DomainException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -39,16 +41,33 @@ public final class Main implements Callable<Integer> {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((failure, line, parsed) -> {
-            // Operator mistakes and bad configuration are explained, not dumped as stack traces.
-            if (failure instanceof ApplicationCommandException || failure instanceof IllegalArgumentException
-                    || failure instanceof DatabaseCopyException || failure instanceof StartFailure
-                    || failure instanceof DomainException) {
-                line.getErr().println("error: " + failure.getMessage());
-                return 1;
-            }
-            throw failure;
+            line.getErr().println("error: " + explained(failure));
+            return 1;
         });
         return commandLine;
+    }
+
+    /**
+     * What went wrong, in one line: operator mistakes and bad configuration as the code words them; a file or the
+     * database failing by its own reason, never a stack trace or the SQL that failed (the trace goes to the log at
+     * DEBUG, for a developer).
+     */
+    static String explained(Exception failure) {
+        if (failure instanceof ApplicationCommandException || failure instanceof IllegalArgumentException
+                || failure instanceof DatabaseCopyException || failure instanceof StartFailure
+                || failure instanceof DomainException || failure instanceof StorageUnavailableException) {
+            return failure.getMessage();
+        }
+        System.getLogger(Main.class.getName()).log(System.Logger.Level.DEBUG, "command failed", failure);
+        if (failure instanceof IOException || failure instanceof java.io.UncheckedIOException) {
+            return failure.getMessage();
+        }
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        String reason = String.valueOf(cause.getMessage()).lines().findFirst().orElse("").strip();
+        return "the command failed: " + (reason.isEmpty() || reason.equals("null") ? "an unexpected error" : reason);
     }
 
     @CommandLine.Spec

@@ -36,7 +36,7 @@ final class Wiring implements AutoCloseable {
     }
 
     HttpApi httpApi() {
-        return new HttpApi(donors, applications);
+        return new HttpApi(donors, applications, database.changeTokenSecret());
     }
 
     SqlDatabase database() {

@@ -54,6 +54,11 @@ final class ArchitectureRules {
             .should().onlyDependOnClassesThat(resideInAnyPackage(PLAIN_JDK).or(resideInAnyPackage(DOMAIN, APPLICATION)))
             .as("the application depends on the plain JDK and the domain only");
 
+    /** What a database does its own way stays inside the SQL adapter: no other ring picks or knows a database. */
+    static final ArchRule DATABASE_PACKAGES_BELONG_TO_THE_SQL_ADAPTER = ownedBy(
+            "a database's own package", new String[] {"org.donordata.adapters.sql.sqlite..",
+                "org.donordata.adapters.sql.postgres.."}, SQL);
+
     static final ArchRule JOOQ_HIKARI_FLYWAY_AND_JDBC_BELONG_TO_THE_SQL_ADAPTER = ownedBy(
             "jOOQ, HikariCP, Flyway, the JDBC drivers and JDBC", new String[] {"org.jooq..", "com.zaxxer.hikari..",
                 "org.sqlite..", "org.postgresql..", "org.flywaydb..", "java.sql..", "javax.sql.."}, SQL);

@@ -12,6 +12,7 @@ import org.donordata.adapters.cli.archfixture.CliUsingHttpAdapter;
 import org.donordata.adapters.http.archfixture.HttpUsingSqlAdapter;
 import org.donordata.adapters.sql.archfixture.SqlUsingBootstrapAndJsonp;
 import org.donordata.application.archfixture.ApplicationUsingHelidon;
+import org.donordata.bootstrap.archfixture.BootstrapUsingADatabasePackage;
 import org.donordata.bootstrap.archfixture.BootstrapUsingJdbc;
 import org.donordata.domain.archfixture.DomainUsingJdbcAndApplication;
 import org.donordata.stray.StrayClass;
@@ -84,6 +85,8 @@ class ArchitectureRulesCatchViolationsTest {
                 "com.fasterxml.jackson.core.JsonGenerator");
         assertCaught(ArchitectureRules.PICOCLI_BELONGS_TO_THE_COMMAND_LINE, HttpUsingSqlAdapter.class,
                 "picocli.CommandLine");
+        assertCaught(ArchitectureRules.DATABASE_PACKAGES_BELONG_TO_THE_SQL_ADAPTER,
+                BootstrapUsingADatabasePackage.class, "SqliteKind");
     }
 
     private static void assertCaught(ArchRule rule, Class<?> violator, String expectedInReport) {

@@ -52,6 +52,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void databasePackagesBelongToTheSqlAdapter() {
+        ArchitectureRules.DATABASE_PACKAGES_BELONG_TO_THE_SQL_ADAPTER.check(PRODUCTION);
+    }
+
+    @Test
     void jacksonBelongsToTheHttpAdapter() {
         ArchitectureRules.JACKSON_BELONGS_TO_THE_HTTP_ADAPTER.check(PRODUCTION);
     }

@@ -196,12 +196,91 @@ class DonorCommandsTest {
         }
     }
 
+    // OWASP "CSV injection": a value from a public form must not be a live formula in the exported spreadsheet.
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void exportedCsvHoldsNoFormulaAndImportGivesEveryValueBack(String kind) throws Exception {
+        open(kind);
+        Path hostile = write("hostile.ndjson", String.join("\n",
+                "{\"first_name\":\"=HYPERLINK(\\\"http://evil.example\\\",\\\"click\\\")\",\"last_name\":\"@SUM(1)\","
+                        + "\"phone\":\"+44 20 7946 0000\",\"notes\":\"-2+3 and\\r\\non\",\"city\":\"'=already quoted\","
+                        + "\"region\":\"''+twice\",\"address_line1\":\"'t Hooft\",\"address_line2\":\"=1+1\"}",
+                "{\"type\":\"organization\",\"organization_name\":\"-Minus Ltd\",\"external_id\":\"@crm\"}"));
+        Result loaded = importInto(1, hostile);
+        assertEquals(0, loaded.exit(), loaded.err());
+        Path csv = dir.resolve("out.csv");
+        assertEquals(0, run("export", "--application", "1", csv.toString()).exit());
+
+        String exported = Files.readString(csv);
+        for (String neutralised : List.of("'=HYPERLINK(", "'@SUM(1)", "'+44 20 7946 0000", "'-2+3 and", "''=already quoted",
+                "'''+twice", "'=1+1", "'-Minus Ltd", "'@crm")) {
+            assertTrue(exported.contains(neutralised), neutralised + " in " + exported);
+        }
+        assertTrue(exported.contains(",'t Hooft,"), "an apostrophe before anything else is left alone: " + exported);
+        for (String line : exported.split("\r\n")) {
+            for (String cell : line.split(",")) {
+                String unquoted = cell.startsWith("\"") ? cell.substring(1) : cell;
+                assertFalse(!unquoted.isEmpty() && "=+-@\t\r".indexOf(unquoted.charAt(0)) >= 0, "live cell " + cell);
+            }
+        }
+        Result imported = importInto(2, csv);
+        assertEquals(0, imported.exit(), imported.err());
+        assertEquals(exportedDonors(1), exportedDonors(2), "the round trip gives every value back");
+    }
+
+    @org.junit.jupiter.api.Test
+    void exportWritesOwnerOnlyFilesReplacesOnlyWhenForcedAndEveryMistakeIsOneLine() throws Exception {
+        open("sqlite");
+        assertEquals("rw-------", permissions(dir.resolve("donors.db")), "the database is personal data too");
+        assertEquals(0, importInto(1, SAMPLE).exit());
+
+        Path existing = write("existing.csv", "keep me");
+        assertOneLineError(run("export", "--application", "1", existing.toString()), "exists already; give --force");
+        assertEquals("keep me", Files.readString(existing));
+        Result forced = run("export", "--application", "1", "--force", existing.toString());
+        assertEquals(0, forced.exit(), forced.err());
+        assertTrue(Files.readString(existing).startsWith("id,type,"));
+        assertEquals("rw-------", permissions(existing));
+
+        Path fresh = dir.resolve("fresh.ndjson");
+        assertEquals(0, run("export", "--application", "1", "--format", "ndjson", fresh.toString()).exit());
+        assertEquals("rw-------", permissions(fresh));
+
+        Path nowhere = dir.resolve("nowhere.csv");
+        assertOneLineError(run("export", "--application", "1", dir.toString()), "is a directory");
+        assertOneLineError(run("export", "--application", "1", "--force", "/dev/full"), "is not a regular file");
+        assertOneLineError(run("export", "--application", "1", dir.resolve("no/such/dir.csv").toString()),
+                "There is no directory");
+        assertOneLineError(run("export", "--application", "99", nowhere.toString()), "There is no application 99");
+        assertFalse(Files.exists(nowhere), "nothing written for an unknown application");
+        assertOneLineError(importInto(99, SAMPLE), "There is no application 99");
+        assertEquals(0, count(99));
+        assertOneLineError(run("erase", "--application", "99", "--donor", "1"), "There is no application 99");
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(), left.filter(file -> file.toString().endsWith(".part")).toList(), "no partial file");
+        }
+    }
+
+    private static void assertOneLineError(Result result, String expected) {
+        assertEquals(1, result.exit(), result.err());
+        assertEquals(1, result.err().lines().count(), "one line: " + result.err());
+        assertTrue(result.err().startsWith("error: ") && result.err().contains(expected), result.err());
+        for (String internal : List.of("Exception", "\tat ", "SQL", "org.", "java.")) {
+            assertFalse(result.err().contains(internal), internal + " in " + result.err());
+        }
+    }
+
+    private static String permissions(Path file) throws IOException {
+        return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
     void anOperatorErasesADonorAndTheAccessLogSaysSoWithoutTheData(String kind) throws Exception {
         open(kind);
         importInto(1, SAMPLE);
-        long id = Long.parseLong(exportedIds(1).getFirst());
+        // An individual: rows of one import are stored many at a time, so the lowest id may be the organization's.
+        long id = idOf(1, "Ada");
         JsonObject before = donor(1, id);
         assertFalse(before.isNull("first_name"));
         List<String> logged = new ArrayList<>();
@@ -246,9 +325,13 @@ class DonorCommandsTest {
         assertTrue(otherApplication.err().startsWith("error: "), otherApplication.err());
     }
 
-    private List<String> exportedIds(long application) throws IOException {
-        return Files.readAllLines(exportTo(application, "ids.csv")).stream().skip(1)
-                .map(line -> line.substring(0, line.indexOf(','))).toList();
+    private long idOf(long application, String firstName) throws IOException {
+        Path file = dir.resolve("donors-" + System.nanoTime() + ".ndjson");
+        assertEquals(0, run("export", "--application", String.valueOf(application), "--format", "ndjson",
+                file.toString()).exit());
+        return Files.readAllLines(file).stream().map(line -> Json.createReader(new StringReader(line)).readObject())
+                .filter(donor -> firstName.equals(donor.isNull("first_name") ? null : donor.getString("first_name")))
+                .findFirst().orElseThrow().getJsonNumber("id").longValue();
     }
 
     private JsonObject donor(long application, long id) throws IOException {
@@ -257,12 +340,6 @@ class DonorCommandsTest {
                 file.toString()).exit());
         return Files.readAllLines(file).stream().map(line -> Json.createReader(new StringReader(line)).readObject())
                 .filter(donor -> donor.getJsonNumber("id").longValue() == id).findFirst().orElseThrow();
-    }
-
-    private Path exportTo(long application, String name) {
-        Path file = dir.resolve(name);
-        assertEquals(0, run("export", "--application", String.valueOf(application), file.toString()).exit());
-        return file;
     }
 
     /**

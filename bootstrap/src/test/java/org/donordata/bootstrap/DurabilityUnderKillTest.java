@@ -30,6 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * Idempotency-Key, while the service process is killed with SIGKILL and restarted, again and again. Afterwards every
  * create that got a 201 is there with its exact content, none is duplicated, and the creates that got no answer were
  * retried with their keys and stored exactly once. CI runs 5 cycles; {@code -Ddurability.cycles=50} runs more.
+ *
+ * <p>What it catches, tried once on purpose (2026-11-24): a writer that answers each write of a group before the
+ * group's commit, the commit coming 20 ms later (as on a slow disk), fails it in the default 5 cycles (541 of 568
+ * acknowledged creates stored). The same writer with its commit right after the answers passed 10 cycles: SIGKILL ends
+ * the process, not the machine, and what it wrote is still in the page cache, so a kill only loses what had not yet
+ * been written at all. That commits survive a power loss rests on {@code synchronous=FULL}, which SqlDatabaseTest
+ * reads back from the database (docs/security.md).
  */
 class DurabilityUnderKillTest {
 

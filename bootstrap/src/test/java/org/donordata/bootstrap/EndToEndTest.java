@@ -155,6 +155,23 @@ abstract class EndToEndTest {
         assertEquals(0, client.get("/api/v1/donors", KEY).body().getJsonArray("data").size(), "no rejected request stored anything");
     }
 
+    /** The external id in the path is percent-decoded once, as UTF-8: what a client encoded once is what is stored. */
+    @Test
+    void anExternalIdInThePathIsDecodedOnce() {
+        ApiClient.Response created = client.post("/api/v1/donors/external/M%C3%BCller%20%25%2B1", KEY,
+                "{\"first_name\":\"Anna\",\"last_name\":\"Müller\"}");
+        assertEquals(201, created.status(), created.body()::toString);
+        ApiClient.Response found = client.get("/api/v1/donors?external_id=M%C3%BCller%20%25%2B1", KEY);
+        assertEquals("Müller %+1", found.body().getJsonArray("data").getJsonObject(0).getString("external_id"));
+
+        ApiClient.Response literal = client.post("/api/v1/donors/external/a%252Fb", KEY,
+                "{\"first_name\":\"Anna\",\"last_name\":\"Literal\"}");
+        assertEquals(201, literal.status(), literal.body()::toString);
+        long id = literal.body().getJsonNumber("data").longValue();
+        assertEquals("a%2Fb", client.get("/api/v1/donors/" + id, KEY).body().getJsonArray("data").getJsonObject(0)
+                .getString("external_id"), "decoded once: %25 is a per cent sign, not the start of another escape");
+    }
+
     @Test
     void aSecondApplicationCannotSeeOrChangeTheFirstsDonors() {
         String otherKey = lastLine(runApps("create", "CRM"));

@@ -3,18 +3,32 @@ package org.donordata.bootstrap;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 
 /** The hostile-input corpus: requests as raw bytes, each of which the service must refuse with a 4xx envelope. */
 final class HostileRequests {
 
-    record HostileRequest(String name, byte[] bytes) {
+    /**
+     * One request. {@code status} is the status it must get, or {@link #ANY_4XX}; every answer is one envelope, and
+     * the connection is closed after it (the requests ask for that, except where a request is kept alive on purpose
+     * to show that what follows a refused request is never read as another one).
+     */
+    record HostileRequest(String name, byte[] bytes, int status, Port port) {
         @Override
         public String toString() {
             return name;
         }
     }
+
+    /** Which of the service's sockets a request goes to. */
+    enum Port {
+        API, ADMIN
+    }
+
+    static final int ANY_4XX = 0;
 
     private static final String VALID = "{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\"}";
     private static final int VALID_LENGTH = VALID.length();
@@ -37,6 +51,15 @@ final class HostileRequests {
         requests.badFraming();
         requests.badPagingAndIds();
         requests.badHeadersAndAuth();
+        requests.controlCharactersAndValuelessParameters();
+        requests.expandedYears();
+        requests.forgedFeedTokens();
+        requests.methodTokens();
+        requests.transferCodings();
+        requests.otherPathSpellings();
+        requests.preconditions();
+        requests.stockReferenceFiles();
+        requests.invisibleNames();
         return List.copyOf(requests.corpus);
     }
 
@@ -140,7 +163,8 @@ final class HostileRequests {
         raw("malformed chunk size", "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\napi-key: " + key
                 + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n" + VALID + "\r\n0\r\n\r\n");
         raw("unsupported Transfer-Encoding", "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\napi-key: " + key
-                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n" + VALID_CHUNK);
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n"
+                + VALID_CHUNK, 501);
         raw("unsupported Content-Encoding", "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\napi-key: " + key
                 + "\r\nContent-Type: application/json\r\nContent-Encoding: br\r\nContent-Length: " + VALID_LENGTH + "\r\nConnection: close\r\n\r\n" + VALID);
         raw("missing Host header", "GET /api/v1/donors HTTP/1.1\r\napi-key: " + key + "\r\nConnection: close\r\n\r\n");
@@ -194,6 +218,156 @@ final class HostileRequests {
         raw("Idempotency-Key non-ASCII", idempotent("clé-ü"));
     }
 
+    // Contract sections 6 and 8: a text from outside with a control character is refused naming its parameter (U+0000
+    // cannot even be stored in PostgreSQL), and a filter without a value never silently returns every donor.
+    private void controlCharactersAndValuelessParameters() {
+        for (String query : List.of("email=a%00", "external_id=a%00", "email=a%0Ab%40example.org", "external_id=%1B%5B31m",
+                "external_id=a%7F", "external_id=a%C2%85", "type=individual%00", "email", "external_id", "type", "limit",
+                "offset", "created_since", "updated_since", "email&email", "limit&limit", "external_id&external_id=a")) {
+            get("filter " + query, "/api/v1/donors?" + query);
+        }
+        for (String query : List.of("limit", "since", "since=%00", "limit&limit")) {
+            get("feed " + query, "/api/v1/donors/changes?" + query);
+        }
+        post("external id in the path with NUL", "/api/v1/donors/external/a%00b", "application/json", utf8(VALID));
+        post("external id in the path with ESC", "/api/v1/donors/external/a%1Bb", "application/json", utf8(VALID));
+        post("external id in the path with a line feed", "/api/v1/donors/external/a%0Ab", "application/json", utf8(VALID));
+    }
+
+    // RFC 3339 years have four digits; Java's ISO parser also takes expanded years (+999999999, -000001).
+    private void expandedYears() {
+        for (String value : List.of("%2B999999999-01-01T00:00:00Z", "%2B10000-01-01T00:00:00Z", "-000001-01-01T00:00:00Z",
+                "%2B2026-01-01T00:00:00Z", "12026-01-01T00:00:00Z", "2026-1-1T00:00:00Z", "2026-01-01T00:00:00%2B0100",
+                "2026-01-01T24:00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:60Z", "2026-01-01")) {
+            get("created_since=" + value, "/api/v1/donors?created_since=" + value);
+            get("updated_since=" + value, "/api/v1/donors?updated_since=" + value);
+        }
+    }
+
+    // Contract section 9: a token the service did not issue is 400, even when it is well formed and names the caller.
+    private void forgedFeedTokens() {
+        for (String plain : List.of("c1.1.1.1", "c1.1.0.0", "c1.1.999999.999999", "c1.2.1.1", "c2.1.1.1")) {
+            get("forged feed token " + plain, "/api/v1/donors/changes?since="
+                    + Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.US_ASCII)));
+        }
+        get("feed token of random bytes", "/api/v1/donors/changes?since=" + "A".repeat(44));
+        get("feed token too long", "/api/v1/donors/changes?since=" + "A".repeat(2000));
+    }
+
+    // RFC 9110 section 9.1: a method is a token, and case-sensitive. An invalid one is 400 and a well-formed unknown one
+    // 501, before any key check, on both sockets, each with one log line.
+    private void methodTokens() {
+        for (Port port : Port.values()) {
+            for (String method : List.of("G<ET", "G@T", "GET\u007f", "G\u0000T", "GÉT", "[GET]", "GET,POST")) {
+                corpus.add(new HostileRequest("invalid method " + printable(method) + " on " + port,
+                        (method + " /api/v1/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1),
+                        400, port));
+            }
+            for (String method : List.of("post", "get", "Get", "FOO", "PROPFIND", "M-SEARCH")) {
+                corpus.add(new HostileRequest("unknown method " + method + " on " + port,
+                        (method + " /api/v1/donors HTTP/1.1\r\nHost: x\r\napi-key: " + key + "\r\nContent-Type: application/json\r\n"
+                                + "Content-Length: " + VALID_LENGTH + "\r\nConnection: close\r\n\r\n" + VALID)
+                                .getBytes(StandardCharsets.ISO_8859_1), 501, port));
+            }
+        }
+        // Helidon reads the method before the version: an invalid one is refused whatever the version.
+        for (String version : List.of("HTTP/1.0", "HTTP/2.0", "HTTP/9", "HTTP/1.1 ")) {
+            raw("invalid method with " + version, "G<ET /api/v1/ " + version + "\r\nHost: x\r\nConnection: close\r\n\r\n", 400);
+        }
+        raw("HTTP/1.0", "GET /api/v1/ HTTP/1.0\r\nHost: x\r\napi-key: " + key + "\r\n\r\n", 505);
+        raw("HTTP/1.0 POST", "POST /api/v1/donors HTTP/1.0\r\nHost: x\r\napi-key: " + key + "\r\nContent-Type: application/json\r\n"
+                + "Content-Length: " + VALID_LENGTH + "\r\n\r\n" + VALID, 505);
+        raw("HTTP/2.0 in a request line", "GET /api/v1/ HTTP/2.0\r\nHost: x\r\napi-key: " + key + "\r\n\r\n", ANY_4XX);
+    }
+
+    // RFC 9112 section 6.1: codings are case-insensitive, chunked must be last and once; anything else is refused and the
+    // connection closed, since a proxy in front may have framed the body otherwise. Kept alive on purpose: the body
+    // must never be read as a second request.
+    private void transferCodings() {
+        for (String codings : List.of("CHUNKED", "Chunked", "gzip", "chunked, identity", "identity", "chunked, chunked",
+                "gzip, chunked", "x-custom, chunked", "chunked;ext=1", " chunked , gzip")) {
+            // A coding before chunked is one this service does not decode (501); any other framing is malformed (400).
+            raw("Transfer-Encoding: " + codings, "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\napi-key: " + key
+                    + "\r\nContent-Type: application/json\r\nTransfer-Encoding: " + codings + "\r\n\r\n" + VALID_CHUNK,
+                    codings.endsWith(", chunked") && !codings.startsWith("chunked") ? 501 : 400);
+        }
+        raw("Transfer-Encoding twice", "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\napi-key: " + key
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + VALID_CHUNK);
+        raw("Transfer-Encoding chunked then gzip", "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\napi-key: " + key
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n"
+                + VALID_CHUNK);
+        raw("Transfer-Encoding gzip smuggling a request", "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\napi-key: " + key
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\nPOST /api/v1/donors HTTP/1.1\r\nHost: x"
+                + "\r\napi-key: " + key + "\r\nContent-Type: application/json\r\nContent-Length: " + VALID_LENGTH + "\r\n\r\n"
+                + VALID);
+    }
+
+    // One spelling per resource: anything else is refused, so that no route runs under a path the access log does not
+    // show (POST /api/v1/donors%2f1%2ferase erased donor 1).
+    private void otherPathSpellings() {
+        for (String path : List.of("/api/v1/donors%2f1", "/api/v1/donors%2F1", "/api/v1/donors/1;x", "/api/v1;x/donors/1",
+                "/api/v1/donors;/1", "/api/v1//donors/1", "//api/v1/donors/1", "/api/v1/donors/01", "/api/v1/donors/%31",
+                "/api/v2/../v1/donors/1", "/api/v1/./donors/1", "/api/v1/donors/1/.", "/api/v1/donors/1/..",
+                "/api/v1/%64onors/1", "/api/%761/donors", "/api/v1/donors/%2e%2e/donors/1", "/api/v1/donors/1%2f",
+                "/api/v1/donors/1/", "/api/v1/donors/", "/docs/", "/docs;x", "/openapi.yaml;x", "/%64ocs")) {
+            get("GET " + path, path);
+        }
+        for (String path : List.of("/api/v1/donors%2f1%2ferase", "/api/v1/donors/1%2ferase", "/api/v1/donors/1;x/erase",
+                "/api/v1/donors/01/erase", "/api/v1//donors/1/erase", "/api/v1/donors/1/erase;x", "/api/v1/donors/1/./erase")) {
+            post("erase by " + path, path, null, new byte[0]);
+        }
+        for (String path : List.of("/api/v1/donors/1;x", "/api/v1/donors/%31", "/api/v1/donors/01")) {
+            post("modify by " + path, path, "application/json", utf8("{\"city\":\"Paris\"}"));
+        }
+        for (String path : List.of("/api/v1/donors/external/a;b", "/api/v1/donors/external/a%2fb", "/api/v1/donors/external/a%2Fb",
+                "/api/v1/donors/external/%2e%2e", "/api/v1/donors/external/.", "/api/v1/donors/external/..", "/api/v1/donors/external//x",
+                "/api/v1/donors;x/external/a", "/api/v1/donors/external/a/")) {
+            post("upsert by " + path, path, "application/json", utf8(VALID));
+        }
+        post("create by /api/v1/donors;x", "/api/v1/donors;x", "application/json", utf8(VALID));
+        post("create by /api/v1/donors/", "/api/v1/donors/", "application/json", utf8(VALID));
+        post("create by /api/v1/./donors", "/api/v1/./donors", "application/json", utf8(VALID));
+    }
+
+    // RFC 9110 section 13: a failed precondition is 412, and nothing changes. Donor 1 exists at version 1 (set up by the
+    // test) with external_id crm-1.
+    private void preconditions() {
+        raw("erase with a stale If-Match", request("POST", "/api/v1/donors/1/erase", null, new byte[0], "If-Match: \"999\""), 412);
+        raw("erase with a weak If-Match", request("POST", "/api/v1/donors/1/erase", null, new byte[0], "If-Match: W/\"1\""), 412);
+        raw("erase with If-None-Match: *", request("POST", "/api/v1/donors/1/erase", null, new byte[0], "If-None-Match: *"), 412);
+        raw("modify with If-None-Match: *", request("POST", "/api/v1/donors/1", "application/json",
+                utf8("{\"city\":\"Paris\"}"), "If-None-Match: *"), 412);
+        raw("modify with If-None-Match of its version", request("POST", "/api/v1/donors/1", "application/json",
+                utf8("{\"city\":\"Paris\"}"), "If-None-Match: \"1\""), 412);
+        raw("upsert of an existing donor with If-None-Match: *", request("POST", "/api/v1/donors/external/crm-1",
+                "application/json", utf8("{\"city\":\"Paris\"}"), "If-None-Match: *"), 412);
+        raw("modify with a stale If-Match", request("POST", "/api/v1/donors/1", "application/json",
+                utf8("{\"city\":\"Paris\"}"), "If-Match: \"999\""), 412);
+    }
+
+    // Only the files the reference page uses are served: not Swagger UI's stock page, which loads the petstore example.
+    private void stockReferenceFiles() {
+        for (String file : List.of("index.html", "swagger-initializer.js", "oauth2-redirect.html", "oauth2-redirect.js",
+                "index.css", "swagger-ui.js", "swagger-ui-es-bundle.js", "swagger-ui-bundle.js.map", "swagger-ui.css.map",
+                "LICENSE", "NOTICE", "", "../index.html", "favicon-32x32.png%00")) {
+            get("reference file " + file, "/docs/assets/" + file);
+        }
+    }
+
+    // A required name made only of invisible characters is empty (contract section 5).
+    private void invisibleNames() {
+        for (String name : List.of("\\u200b\\u200e", "\\u202e", "\\ufeff", "\\u2066\\u2069", "\\u00a0\\u2003", "\\u200b \\u200d",
+                "\\u3000", "\\u180e", "\\u2028")) {
+            post("invisible first name " + name, "/api/v1/donors", "application/json",
+                    utf8("{\"first_name\":\"" + name + "\",\"last_name\":\"Lovelace\"}"));
+            post("invisible organization name " + name, "/api/v1/donors", "application/json",
+                    utf8("{\"type\":\"organization\",\"organization_name\":\"" + name + "\"}"));
+            post("modify to an invisible last name " + name, "/api/v1/donors/1", "application/json",
+                    utf8("{\"last_name\":\"" + name + "\"}"));
+        }
+    }
+
     private String idempotent(String idempotencyKey) {
         return "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\napi-key: " + key + "\r\nIdempotency-Key: " + idempotencyKey
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + VALID_LENGTH + "\r\nConnection: close\r\n\r\n" + VALID;
@@ -204,21 +378,30 @@ final class HostileRequests {
     }
 
     private void post(String name, String target, String contentType, byte[] body) {
-        corpus.add(new HostileRequest(name, request("POST", target, contentType, body)));
+        raw(name, request("POST", target, contentType, body));
     }
 
     private void raw(String name, String request) {
-        corpus.add(new HostileRequest(name, request.getBytes(StandardCharsets.ISO_8859_1)));
+        raw(name, request, ANY_4XX);
+    }
+
+    private void raw(String name, String request, int status) {
+        raw(name, request.getBytes(StandardCharsets.ISO_8859_1), status);
     }
 
     private void raw(String name, byte[] request) {
-        corpus.add(new HostileRequest(name, request));
+        raw(name, request, ANY_4XX);
     }
 
-    private byte[] request(String method, String target, String contentType, byte[] body) {
+    private void raw(String name, byte[] request, int status) {
+        corpus.add(new HostileRequest(name, request, status, Port.API));
+    }
+
+    private byte[] request(String method, String target, String contentType, byte[] body, String... headers) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         String head = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\napi-key: " + key + "\r\n"
                 + (contentType == null ? "" : "Content-Type: " + contentType + "\r\n")
+                + String.join("", Arrays.stream(headers).map(header -> header + "\r\n").toList())
                 + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
         out.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
         out.writeBytes(body);
@@ -235,6 +418,12 @@ final class HostileRequests {
             out.writeBytes(part);
         }
         return out.toByteArray();
+    }
+
+    private static String printable(String text) {
+        StringBuilder out = new StringBuilder();
+        text.chars().forEach(c -> out.append(c >= ' ' && c < 127 ? String.valueOf((char) c) : String.format("\\x%02x", c)));
+        return out.toString();
     }
 
     private static String shorten(String text) {

@@ -72,7 +72,7 @@ public final class DonorChanges {
                     String problem = textProblem(field, text);
                     if (problem == null) {
                         String trimmed = text.strip();
-                        values.put(field, trimmed.isEmpty() ? null : trimmed);
+                        values.put(field, Texts.isInvisible(trimmed) ? null : trimmed);
                     } else {
                         problems.add(new Problem(field.key(), problem));
                     }
@@ -95,7 +95,7 @@ public final class DonorChanges {
         if (Texts.length(trimmed) > field.maxLength()) {
             return "must be at most " + field.maxLength() + " characters";
         }
-        if (trimmed.isEmpty()) {
+        if (Texts.isInvisible(trimmed)) {
             return null;
         }
         if (field.kind() == DonorField.Kind.EMAIL && !EMAIL.matcher(trimmed).matches()) {

@@ -3,13 +3,27 @@ package org.donordata.domain;
 import java.util.Set;
 
 /**
- * Which stored versions of a donor a modify may be applied to: any of them (last write wins), or only one of a
- * set, the versions the client read (so that it does not overwrite a change it has not seen).
+ * Which stored versions of a donor a change (a modify, an erasure) may be applied to: any of them (last write wins),
+ * only one of a set, the versions the client read (so that it does not overwrite a change it has not seen), any but a
+ * set, or none at all (the client meant to create, not to change).
  */
 public sealed interface ExpectedVersion {
 
     /** No condition, or a condition every existing donor meets (HTTP: no If-Match, or {@code If-Match: *}). */
     ExpectedVersion ANY = new Any();
+
+    /** No existing version: the change was meant for a donor that does not exist yet (HTTP: {@code If-None-Match: *}). */
+    ExpectedVersion NONE = new NoVersion();
+
+    /** Every version but these (HTTP: {@code If-None-Match} with entity tags). */
+    static ExpectedVersion noneOf(Set<Long> versions) {
+        return new NoneOf(versions);
+    }
+
+    /** Both conditions (HTTP: If-Match and If-None-Match in one request). */
+    default ExpectedVersion and(ExpectedVersion other) {
+        return new Both(this, other);
+    }
 
     /**
      * Only these versions. An empty set accepts no version at all, which is what a condition naming no usable
@@ -27,6 +41,37 @@ public sealed interface ExpectedVersion {
         @Override
         public boolean accepts(long version) {
             return true;
+        }
+    }
+
+    /** Accepts no version at all. */
+    record NoVersion() implements ExpectedVersion {
+
+        @Override
+        public boolean accepts(long version) {
+            return false;
+        }
+    }
+
+    /** Accepts every version but the ones listed. */
+    record NoneOf(Set<Long> versions) implements ExpectedVersion {
+
+        public NoneOf {
+            versions = Set.copyOf(versions);
+        }
+
+        @Override
+        public boolean accepts(long version) {
+            return !versions.contains(version);
+        }
+    }
+
+    /** Accepts what both accept. */
+    record Both(ExpectedVersion first, ExpectedVersion second) implements ExpectedVersion {
+
+        @Override
+        public boolean accepts(long version) {
+            return first.accepts(version) && second.accepts(version);
         }
     }
 

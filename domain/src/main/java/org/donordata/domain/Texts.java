@@ -52,6 +52,24 @@ final class Texts {
         return text.chars().anyMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r');
     }
 
+    /**
+     * True when the text shows nothing: empty, or only spaces, line and paragraph separators, format characters
+     * (zero-width spaces and joiners, direction marks and overrides, the byte order mark), variation selectors and the
+     * fillers meant to look blank. A required name made of these is as missing as an empty one.
+     */
+    static boolean isInvisible(String text) {
+        return text.codePoints().allMatch(Texts::isInvisible);
+    }
+
+    private static boolean isInvisible(int codePoint) {
+        int type = Character.getType(codePoint);
+        return Character.isWhitespace(codePoint) || type == Character.SPACE_SEPARATOR
+                || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR || type == Character.FORMAT
+                || (codePoint >= 0xFE00 && codePoint <= 0xFE0F) || (codePoint >= 0xE0100 && codePoint <= 0xE01EF)
+                || codePoint == 0x034F || codePoint == 0x115F || codePoint == 0x1160 || codePoint == 0x3164
+                || codePoint == 0xFFA0 || codePoint == 0x2800 || codePoint == 0x180E;
+    }
+
     static int length(String text) {
         return text.codePointCount(0, text.length());
     }

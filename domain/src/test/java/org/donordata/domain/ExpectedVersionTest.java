@@ -48,4 +48,15 @@ class ExpectedVersionTest {
         assertEquals("Donor 12 is at version 4, not a version the request expected; read it again and reapply the"
                 + " change.", mismatch.getMessage());
     }
+
+    @Test
+    void noneAcceptsNoVersionNoneOfEveryOtherAndBothWhatBothAccept() {
+        assertFalse(ExpectedVersion.NONE.accepts(1));
+        assertFalse(ExpectedVersion.noneOf(Set.of(3L)).accepts(3));
+        assertTrue(ExpectedVersion.noneOf(Set.of(3L)).accepts(4));
+        ExpectedVersion both = ExpectedVersion.oneOf(Set.of(3L, 4L)).and(ExpectedVersion.noneOf(Set.of(3L)));
+        assertFalse(both.accepts(3));
+        assertTrue(both.accepts(4));
+        assertFalse(both.accepts(5));
+    }
 }

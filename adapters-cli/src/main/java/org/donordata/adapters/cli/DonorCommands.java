@@ -48,11 +48,16 @@ public final class DonorCommands {
             this.opener = opener;
         }
 
-        ApplicationId owner() {
+        /** The application the command is for; refused, before anything is read or written, unless it exists. */
+        ApplicationId owner(DonorServices services) {
             if (application < 1) {
                 throw new IllegalArgumentException("An application id is a positive number, got " + application + ".");
             }
-            return new ApplicationId(application);
+            ApplicationId owner = new ApplicationId(application);
+            if (!services.hasApplication(owner)) {
+                throw new IllegalArgumentException("There is no application " + application + " (see 'apps list').");
+            }
+            return owner;
         }
 
         PrintWriter out() {
@@ -85,22 +90,29 @@ public final class DonorCommands {
             }
             DonorImport.Summary summary;
             try (DonorServices services = opener.open()) {
+                ApplicationId owner = owner(services);
                 summary = new DonorImport(services.donors(), err(), new Progress(err(), Progress.toTerminal()))
-                        .run(owner(), file);
+                        .run(owner, file);
             }
             out().println(summary);
             return summary.clean() ? 0 : 1;
         }
     }
 
-    @Command(name = "export", description = "Writes every donor of the application, in id order, with every field, as"
+    @Command(name = "export", description = {"Writes every donor of the application, in id order, with every field, as"
             + " CSV (a header of field names) or NDJSON, to FILE or standard output. An exported file imports into"
-            + " another application as the same donors.")
+            + " another application as the same donors. CSV cells that a spreadsheet would run as a formula (starting"
+            + " with =, +, -, @, a tab or a carriage return) start with an apostrophe, which import takes off again.",
+        "FILE is written whole or not at all (a temporary file beside it, renamed at the end), readable by its owner"
+                + " only; an existing FILE is replaced only with --force."})
     static final class Export extends Base {
 
         @Option(names = "--format", defaultValue = "csv", paramLabel = "csv|ndjson",
                 description = "csv (the default) or ndjson.")
         String format;
+
+        @Option(names = "--force", description = "Replace FILE if it exists.")
+        boolean force;
 
         @Parameters(paramLabel = "FILE", arity = "0..1", description = "Where to write; standard output when left out.")
         Path file;
@@ -116,17 +128,26 @@ public final class DonorCommands {
                 case "ndjson", "jsonl" -> DonorExport.Format.NDJSON;
                 default -> throw new IllegalArgumentException("--format must be csv or ndjson, got '" + format + "'.");
             };
+            ExportFile target = file == null ? null : ExportFile.prepare(file, force);
             long written;
-            try (DonorServices services = opener.open(); Writer out = file == null
-                    ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)) {
-                        @Override
-                        public void close() throws IOException {
-                            flush();
-                        }
+            try (DonorServices services = opener.open()) {
+                ApplicationId owner = owner(services);
+                DonorExport export = new DonorExport(services.donors());
+                Progress progress = new Progress(err(), Progress.toTerminal());
+                if (target == null) {
+                    Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+                    written = export.write(owner, chosen, out, progress);
+                    out.flush();
+                    if (System.out.checkError()) {
+                        throw new IOException("cannot write to standard output");
                     }
-                    : Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-                written = new DonorExport(services.donors()).write(owner(), chosen, out,
-                        new Progress(err(), Progress.toTerminal()));
+                } else {
+                    written = target.write(out -> export.write(owner, chosen, out, progress));
+                }
+            } finally {
+                if (target != null) {
+                    target.discard();
+                }
             }
             err().println("Exported " + written + " donors.");
             return 0;
@@ -148,7 +169,7 @@ public final class DonorCommands {
         public Integer call() {
             Donor erased;
             try (DonorServices services = opener.open()) {
-                erased = services.donors().erase(owner(), donor);
+                erased = services.donors().erase(owner(services), donor);
             }
             System.getLogger(ACCESS_LOG).log(System.Logger.Level.INFO, "erasure of donor " + erased.id()
                     + " of application " + application + " by the command line");

@@ -20,7 +20,8 @@ import org.donordata.domain.DonorType;
 
 /**
  * Writes every donor of an application, in id order, with every field of contract section 5 (and erased_at), as CSV
- * with a header of field names or as NDJSON: streamed, so memory stays the same however many donors there are.
+ * with a header of field names or as NDJSON: streamed, so memory stays the same however many donors there are. CSV
+ * cells a spreadsheet would run as formulas are neutralised ({@link SpreadsheetCells}).
  */
 final class DonorExport {
 
@@ -46,7 +47,7 @@ final class DonorExport {
                 donors.forEach(owner, donor -> {
                     try {
                         for (DonorField field : FIELDS) {
-                            csv.print(text(donor.get(field)));
+                            csv.print(SpreadsheetCells.neutralised(text(donor.get(field))));
                         }
                         csv.println();
                     } catch (IOException e) {

@@ -112,7 +112,7 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                 boolean erased = false;
                 for (int i = 0; i < header.size(); i++) {
                     String name = header.get(i);
-                    String value = i < record.size() ? record.get(i) : "";
+                    String value = SpreadsheetCells.restored(i < record.size() ? record.get(i) : "");
                     if (name.equals(DonorField.ERASED_AT.key())) {
                         erased = erased(value);
                     } else if (!exportOnly(name)) {

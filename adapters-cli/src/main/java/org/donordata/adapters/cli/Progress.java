@@ -2,6 +2,7 @@ package org.donordata.adapters.cli;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * Progress of a long command on standard error: rows done, rate and, when the size of the work is known, time left;
@@ -11,14 +12,21 @@ final class Progress {
 
     private final PrintWriter err;
     private final boolean shown;
+    private final LongSupplier clock;
     private long total;
     private long rows;
     private long started;
     private long lastShown;
 
     Progress(PrintWriter err, boolean shown) {
+        this(err, shown, System::nanoTime);
+    }
+
+    /** @param clock nanoseconds, as {@link System#nanoTime} gives them */
+    Progress(PrintWriter err, boolean shown, LongSupplier clock) {
         this.err = err;
         this.shown = shown;
+        this.clock = clock;
     }
 
     /** Whether standard error is a terminal a person watches. */
@@ -29,14 +37,14 @@ final class Progress {
     /** @param size how much work there is, in the unit {@link #done} reports it (0 if not known) */
     void start(long size) {
         total = size;
-        started = System.nanoTime();
+        started = clock.getAsLong();
         lastShown = started;
     }
 
     /** @param moreRows rows just done; {@code position} how far through the work, in the unit of the size */
     void done(long moreRows, long position) {
         rows += moreRows;
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         if (!shown || now - lastShown < 1_000_000_000L) {
             return;
         }

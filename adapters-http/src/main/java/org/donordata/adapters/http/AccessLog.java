@@ -18,8 +18,9 @@ import io.helidon.webserver.http.RoutingResponse;
 
 /**
  * One line per request on the logger {@value #LOGGER_NAME}: request id (also sent as {@code X-Request-Id}),
- * method, path, status, duration, application; as text, or as one JSON object a line (then with the route's
- * template and the time too). Nothing the client chose is written as sent, since a client may put its key anywhere:
+ * method, path, status, duration, application and the template of the route that ran; as text, or as one JSON object
+ * a line (then with the time too). Only the one spelling of each path reaches a route ({@link PathSpelling}), so the
+ * path logged is the resource acted on. Nothing the client chose is written as sent, since a client may put its key anywhere:
  * no headers, no query, no body; a path segment that is not a word of this API or a plausible donor id is written as
  * {@code *}, and a method that is not a standard one as {@code OTHER}.
  */
@@ -29,11 +30,10 @@ final class AccessLog {
     static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
 
     private static final System.Logger LOG = System.getLogger(LOGGER_NAME);
+    private static final int CLIENT_TOO_SLOW = 408;
     // Routing runs on the connection's thread, as do the error responses Helidon writes during it.
     private static final ThreadLocal<String> ROUTED = new ThreadLocal<>();
     private static final Set<String> WORDS = Set.of("api", "v1", "donors", "changes", "external", "erase");
-    private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
-            "TRACE", "CONNECT");
 
     private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
 
@@ -57,9 +57,10 @@ final class AccessLog {
             long nanos = System.nanoTime() - start;
             String route = req.matchingPattern().filter(pattern -> !pattern.isEmpty()).orElse(null);
             String method = safeMethod(req.prologue().method().text());
-            HttpMetrics.served(method, route == null ? HttpMetrics.NO_ROUTE : route, res.status().code(), nanos);
-            log(id, method, req.prologue().uriPath().rawPath(), route, res.status().code(), nanos / 1_000_000,
-                    application);
+            // A client that missed its deadline had its connection closed; it got no answer, and is logged as 408.
+            int status = ClientDeadline.current().expired() ? CLIENT_TOO_SLOW : res.status().code();
+            HttpMetrics.served(method, route == null ? HttpMetrics.NO_ROUTE : route, status, nanos);
+            log(id, method, req.prologue().uriPath().rawPath(), route, status, nanos / 1_000_000, application);
         }
     }
 
@@ -110,7 +111,7 @@ final class AccessLog {
     }
 
     private static String safeMethod(String method) {
-        return METHODS.contains(method) ? method : "OTHER";
+        return RequestLineCheck.KNOWN_METHODS.contains(method) ? method : "OTHER";
     }
 
     /**
@@ -125,7 +126,8 @@ final class AccessLog {
         String path = safePath(rawPath);
         if (!json) {
             LOG.log(System.Logger.Level.INFO, "id=" + id + " " + method + " " + path + " " + status + " "
-                    + (millis < 0 ? "-" : millis + "ms") + " app=" + (application == null ? "-" : application));
+                    + (millis < 0 ? "-" : millis + "ms") + " app=" + (application == null ? "-" : application)
+                    + " route=" + (route == null ? "-" : route));
             return;
         }
         StringWriter line = new StringWriter(160);

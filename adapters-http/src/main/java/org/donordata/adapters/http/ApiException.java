@@ -17,6 +17,10 @@ final class ApiException extends HttpException {
         this(status, message, true);
     }
 
+    static ApiException notFound(String message) {
+        return new ApiException(Status.NOT_FOUND_404, message);
+    }
+
     static ApiException badRequest(String message) {
         return new ApiException(Status.BAD_REQUEST_400, message);
     }
@@ -32,6 +36,18 @@ final class ApiException extends HttpException {
         return new ApiException(Status.BAD_REQUEST_400,
                 "The request's framing is ambiguous: send either one Content-Length of plain digits or"
                         + " Transfer-Encoding: chunked, not both.", false);
+    }
+
+    /** Closes the connection: where the body ends is not known (RFC 9112 section 6.3). */
+    static ApiException unreadableCodings(String why) {
+        return new ApiException(Status.BAD_REQUEST_400, why + " Other framings are refused, and the connection closed.",
+                false);
+    }
+
+    /** Closes the connection: the body, in a coding this service does not decode, is not read. */
+    static ApiException unsupportedCodings() {
+        return new ApiException(Status.NOT_IMPLEMENTED_501, "This service decodes no transfer coding but chunked: send"
+                + " Transfer-Encoding: chunked alone, or a Content-Length.", false);
     }
 
     static ApiException unauthorized() {

@@ -24,6 +24,7 @@ class ClientDeadline {
     private final Runnable onExpiry;
     private volatile long deadline = PAUSED;
     private volatile boolean finished;
+    private volatile boolean expired;
     private volatile Thread watchdog;
 
     private ClientDeadline(Duration timeout, Runnable onExpiry) {
@@ -63,6 +64,11 @@ class ClientDeadline {
         }
     }
 
+    /** Whether the client missed its deadline, and its connection was closed for it. */
+    boolean expired() {
+        return expired;
+    }
+
     /** The connection has ended: stops the watchdog. Called on the connection's thread. */
     void finish() {
         finished = true;
@@ -75,6 +81,7 @@ class ClientDeadline {
             long due = deadline;
             long now = System.nanoTime();
             if (due != PAUSED && now - due >= 0) {
+                expired = true;
                 onExpiry.run();
                 return;
             }

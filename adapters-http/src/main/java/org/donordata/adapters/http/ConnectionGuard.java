@@ -14,12 +14,13 @@ import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
 
 /**
- * HTTP/1.1, the server's only protocol, with two guards Helidon 4.4.0 lacks around each connection.
+ * HTTP/1.1, the server's only protocol, with three guards Helidon 4.4.0 lacks around each connection.
  * <ul>
  * <li>A cap on open connections that answers: Helidon's own {@code maxTcpConnections} stops accepting, so
  * clients past it wait unanswered in the kernel's accept queue (by design: helidon-io/helidon#11942 documents it in
  * 4.5.0). Here a connection past the cap has its request answered 503 with Retry-After, then is closed.</li>
  * <li>A {@link ClientDeadline}, so a slow or silent client cannot hold a connection.</li>
+ * <li>A {@link RequestLineCheck} of each request's method.</li>
  * </ul>
  * It must be the listener's only connection selector: with two, Helidon reads from a new connection to choose
  * between them before any guard is in place.
@@ -30,9 +31,11 @@ final class ConnectionGuard implements ServerConnectionSelector {
     private final int maxConnections;
     private final Duration clientTimeout;
     private final AtomicInteger open = new AtomicInteger();
+    private final int maxRequestLine;
 
     ConnectionGuard(Http1Config http1, int maxConnections, Duration clientTimeout) {
         this.http1 = Http1ConnectionSelector.builder().config(http1).build();
+        this.maxRequestLine = http1.maxPrologueLength();
         this.maxConnections = maxConnections;
         this.clientTimeout = clientTimeout;
     }
@@ -54,7 +57,11 @@ final class ConnectionGuard implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return new Guarded(http1.connection(ctx));
+        RequestLineCheck lines = RequestLineCheck.on(ctx, maxRequestLine);
+        ServerConnection connection = http1.connection(lines.in(ctx));
+        // An HTTP/1 connection may be interrupted exactly while it waits for, and reads, a request line.
+        lines.whileReadingRequestLine(() -> connection instanceof InterruptableTask<?> task && task.canInterrupt());
+        return new Guarded(connection);
     }
 
     private final class Guarded implements ServerConnection, InterruptableTask<Void> {

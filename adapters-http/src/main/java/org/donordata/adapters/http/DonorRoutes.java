@@ -33,9 +33,11 @@ final class DonorRoutes {
     static final String DONORS = ROOT + "/donors";
 
     private final DonorService donors;
+    private final ChangeTokens tokens;
 
-    DonorRoutes(DonorService donors) {
+    DonorRoutes(DonorService donors, ChangeTokens tokens) {
         this.donors = donors;
+        this.tokens = tokens;
     }
 
     // The feed before "{id}", which would take "changes" for an id.
@@ -81,10 +83,10 @@ final class DonorRoutes {
     private void changes(ServerRequest req, ServerResponse res) {
         RequestParameters.ChangesQuery query = RequestParameters.changes(req);
         ApplicationId owner = owner(req);
-        ChangePosition since = query.since().map(token -> ChangeTokens.decode(owner, token))
+        ChangePosition since = query.since().map(token -> tokens.decode(owner, token))
                 .orElse(ChangePosition.START);
         ChangesPage changed = donors.changes(owner, since, query.limit());
-        String next = "?limit=" + query.limit() + "&since=" + ChangeTokens.encode(owner, changed.next());
+        String next = "?limit=" + query.limit() + "&since=" + tokens.encode(owner, changed.next());
         Envelope.page(req, res, new Envelope.Paging(query.limit(), 0, next, null),
                 json -> DonorJson.donors(json, changed.donors()));
     }
@@ -98,7 +100,7 @@ final class DonorRoutes {
         } catch (InvalidInputException badKey) {
             throw withProblemsOfTheBody(fields, badKey);
         }
-        String externalId = RequestParameters.pathText(req, "externalId");
+        String externalId = RequestParameters.externalId(req);
         Upserted upserted = donors.upsert(owner(req), externalId, fields, EntityTags.expected(req), key);
         long id = upserted.donor().id();
         res.header(HeaderNames.ETAG, EntityTags.of(upserted.donor()));
@@ -149,7 +151,7 @@ final class DonorRoutes {
         if (req.content().hasEntity() && !JsonBody.readOptional(req).isEmpty()) {
             throw ApiException.badRequest("An erasure takes no fields: send no body, or {}.");
         }
-        Donor donor = donors.erase(owner(req), RequestParameters.donorId(req));
+        Donor donor = donors.erase(owner(req), RequestParameters.donorId(req), EntityTags.expected(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor));
         Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
     }

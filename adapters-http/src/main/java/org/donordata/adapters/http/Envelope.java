@@ -128,12 +128,16 @@ final class Envelope {
         json.writeEndObject();
     }
 
-    // One write with a Content-Length. A HEAD response carries the headers of the GET response but no body.
     // From here on the client is waited for again: it must take the response within its deadline.
     private static void send(ServerRequest req, ServerResponse res, Status status, byte[] body) {
         ClientDeadline.current().arm();
         res.status(status);
         HEADERS.forEach(res::header);
+        sendWhole(req, res, body);
+    }
+
+    /** One write with a Content-Length. A HEAD response carries the headers of the GET response but no body. */
+    static void sendWhole(ServerRequest req, ServerResponse res, byte[] body) {
         if (Method.HEAD.equals(req.prologue().method())) {
             res.header(HeaderNames.CONTENT_LENGTH, String.valueOf(body.length));
             res.send();

@@ -11,6 +11,7 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.application.ServiceBusyException;
+import org.donordata.application.StorageUnavailableException;
 import org.donordata.domain.DomainException;
 import org.donordata.domain.DonorErasedException;
 import org.donordata.domain.DonorNotFoundException;
@@ -34,6 +35,8 @@ final class ErrorMapping {
     private static final Status HEADER_FIELDS_TOO_LARGE = Status.create(431, "Request Header Fields Too Large");
     /** Connections and in-flight requests come and go within milliseconds, so a second is long enough. */
     static final int BUSY_RETRY_AFTER_SECONDS = 1;
+    /** A database restarting, or an operator freeing disk space, takes seconds at least. */
+    static final int STORAGE_RETRY_AFTER_SECONDS = 5;
 
     private static final System.Logger LOG = System.getLogger(ErrorMapping.class.getName());
 
@@ -46,6 +49,10 @@ final class ErrorMapping {
                 .error(ServiceBusyException.class, (req, res, e) -> {
                     res.header(HeaderNames.RETRY_AFTER, String.valueOf(BUSY_RETRY_AFTER_SECONDS));
                     Envelope.fail(req, res, Status.SERVICE_UNAVAILABLE_503, describe(Status.SERVICE_UNAVAILABLE_503));
+                })
+                .error(StorageUnavailableException.class, (req, res, e) -> {
+                    res.header(HeaderNames.RETRY_AFTER, String.valueOf(STORAGE_RETRY_AFTER_SECONDS));
+                    Envelope.fail(req, res, Status.SERVICE_UNAVAILABLE_503, describe(e));
                 })
                 .error(HttpException.class, (req, res, e) -> fail(req, res, e,
                         e.status().code() >= 500 ? logged(e) : describe(e.status())))
@@ -67,18 +74,14 @@ final class ErrorMapping {
 
     /**
      * Envelopes for what Helidon answers without routing; its own texts are not shown, as they may echo input,
-     * but one is read: a header section over the limit comes as a 400 that says so, and is answered 431. An
-     * HTTP/1.0 request, which Helidon answers 505, is the client's to fix, so it is a 400 (contract: no input
-     * gives a 5xx).
+     * but some are read: a header section over the limit comes as a 400 that says so, and is answered 431; the
+     * request line's method check ({@link RequestLineCheck}) gives texts of this service's own. An HTTP/1.0 request is
+     * answered 505, as RFC 9110 says: a proxy in front must speak HTTP/1.1 to the service (docs/deployment.md).
      */
     static DirectHandlers directHandlers(AccessLog accessLog) {
         DirectHandler envelope = (request, type, status, headers, message) -> {
-            Status answered = switch (status.code()) {
-                case 400 -> HEADERS_TOO_LARGE.equals(message) ? HEADER_FIELDS_TOO_LARGE : status;
-                case 505 -> Status.BAD_REQUEST_400;
-                default -> status;
-            };
-            String msg = status.code() == 505 ? "This service speaks HTTP/1.1 only." : describe(answered);
+            Status answered = status.code() == 400 && HEADERS_TOO_LARGE.equals(message) ? HEADER_FIELDS_TOO_LARGE : status;
+            String msg = RequestLineCheck.INVALID_METHOD.equals(message) ? message : describe(answered);
             String id = accessLog.direct(request.method(), request.path(), answered.code());
             return TransportResponse.builder()
                     .status(answered)
@@ -114,9 +117,32 @@ final class ErrorMapping {
         return INTERNAL_ERROR;
     }
 
+    /**
+     * The database cannot be used now. Logged by the SQL adapter (once a minute at most), not here per request. A write
+     * whose connection ended may have been stored: the client is told how to retry safely.
+     */
+    private static String describe(StorageUnavailableException e) {
+        String retry = "retry after " + STORAGE_RETRY_AFTER_SECONDS + " s";
+        if (e.why() == StorageUnavailableException.Cause.FULL) {
+            return "The service cannot store data now: its database has no space left. Nothing was stored; " + retry
+                    + ".";
+        }
+        if (e.mayHaveBeenStored()) {
+            return "The database cannot be reached now, and this request may or may not have been stored: " + retry
+                    + " (a create with the same Idempotency-Key is stored at most once).";
+        }
+        return "The database cannot be reached now; " + retry + ".";
+    }
+
     private static String describe(Status status) {
         if (status.code() == 503) {
             return "The service is busy; retry after " + BUSY_RETRY_AFTER_SECONDS + " s.";
+        }
+        if (status.code() == 501) {
+            return RequestLineCheck.UNKNOWN_METHOD;
+        }
+        if (status.code() == 505) {
+            return "This service speaks HTTP/1.1 only.";
         }
         if (status.code() >= 500) {
             return INTERNAL_ERROR;

@@ -3,7 +3,9 @@ package org.donordata.adapters.http;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -44,6 +46,10 @@ final class HardenedServer {
 
     private static final Pattern PLAIN_LENGTH = Pattern.compile("[0-9]{1,18}");
 
+    /** A socket's configuration that adds no protocol of its own to the ConnectionGuard it is given. */
+    private static final Config ONLY_THE_GUARD = Config.just(ConfigSources.create(Map.of("protocols-discover-services",
+            "false")));
+
     private HardenedServer() {
     }
 
@@ -74,7 +80,7 @@ final class HardenedServer {
                 // HTTP/1.1 through the guard only (see ConnectionGuard): Helidon must not add its own HTTP/1.1
                 // selector. In 4.4.0 the builder's protocolsDiscoverServices(false) does not reach the listener's
                 // discovery (helidon-io/helidon#11428, fixed in 4.4.1 by #11438); the configuration key does.
-                .config(Config.just(ConfigSources.create(Map.of("protocols-discover-services", "false"))))
+                .config(ONLY_THE_GUARD)
                 .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(), settings.readTimeout()))
                 // Past the guard's cap, connections are answered 503; past twice the cap, Helidon stops accepting,
                 // so that a flood cannot use up the process's file descriptors (which the database needs too).
@@ -89,8 +95,12 @@ final class HardenedServer {
                 .routing(routes)
                 // Health and metrics on a socket of their own (contract section 12): a probe or a scraper never
                 // competes with clients for connections, and nothing of them answers on the API's port.
+                // The same guard on it: it answers what clients send as the API's socket does (a bad method is a 400).
                 .putSocket(Observability.ADMIN_SOCKET, admin -> admin.host(settings.adminHost()).port(settings.adminPort())
                         .connectionOptions(options -> options.tcpNoDelay(true))
+                        .config(ONLY_THE_GUARD)
+                        .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(),
+                                settings.readTimeout()))
                         .shutdownGracePeriod(SHUTDOWN_GRACE))
                 .addFeature(Observability.feature(readiness));
         settings.tls().ifPresent(files -> server.tls(ServerTls.create(files)));
@@ -101,7 +111,7 @@ final class HardenedServer {
     static void guard(HttpRouting.Builder routing) {
         routing.addFilter(HardenedServer::closeWhenAnnounced);
         // A route, not a filter: what a route throws is answered inside the filters, so the access log sees it.
-        routing.any(HardenedServer::refuseAmbiguousFraming);
+        routing.any(HardenedServer::refuseAmbiguousRequests);
     }
 
     // An unresolvable name is not loopback; the server would fail to bind it anyway.
@@ -121,14 +131,40 @@ final class HardenedServer {
      * (helidon-io/helidon#11641) and repeated or negative lengths since 4.5.0 (commit 34cb31d4f7, no issue): delete
      * this check when the service moves to 4.5.
      */
-    private static void refuseAmbiguousFraming(ServerRequest req, ServerResponse res) {
+    private static void refuseAmbiguousRequests(ServerRequest req, ServerResponse res) {
         List<String> lengths = req.headers().all(HeaderNames.CONTENT_LENGTH, List::of);
-        boolean chunked = req.headers().contains(HeaderNames.TRANSFER_ENCODING);
-        if (lengths.size() > 1 || (chunked && !lengths.isEmpty())
+        List<String> codings = req.headers().all(HeaderNames.TRANSFER_ENCODING, List::of);
+        if (lengths.size() > 1 || (!codings.isEmpty() && !lengths.isEmpty())
                 || (lengths.size() == 1 && !PLAIN_LENGTH.matcher(lengths.getFirst().strip()).matches())) {
             throw ApiException.ambiguousFraming();
         }
+        if (!codings.isEmpty()) {
+            refuseUnreadCodings(codings);
+        }
         res.next();
+    }
+
+    /*
+     * RFC 9112 section 6.1: transfer codings are case-insensitive, and chunked, when present, must come last and once.
+     * Helidon 4.4.0 reads a body as chunked only for the one header "Transfer-Encoding: chunked", written so; for any
+     * other value it reads no body at all, and would read the body as the next request on the connection, where a
+     * proxy in front that read it as chunked would not (request smuggling). Every other value is refused, and the
+     * connection closed: 400 when chunked is not last, or not alone, or spelled otherwise; 501 for a coding before it,
+     * which this service does not decode (gzip, say).
+     */
+    private static void refuseUnreadCodings(List<String> headers) {
+        List<String> codings = headers.stream().flatMap(header -> Arrays.stream(header.split(",", -1)))
+                .map(coding -> coding.strip().toLowerCase(Locale.ROOT)).toList();
+        long chunked = codings.stream().filter("chunked"::equals).count();
+        if (chunked != 1 || !codings.getLast().equals("chunked")) {
+            throw ApiException.unreadableCodings("Transfer-Encoding must name chunked once, and last.");
+        }
+        if (codings.size() > 1) {
+            throw ApiException.unsupportedCodings();
+        }
+        if (headers.size() != 1 || !headers.getFirst().equals("chunked")) {
+            throw ApiException.unreadableCodings("Transfer-Encoding must be sent as 'chunked', in lower case, once.");
+        }
     }
 
     /*

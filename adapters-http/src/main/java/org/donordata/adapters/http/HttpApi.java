@@ -16,8 +16,12 @@ public final class HttpApi {
     private final DonorRoutes donors;
     private final ApplicationService applications;
 
-    public HttpApi(DonorService donors, ApplicationService applications) {
-        this.donors = new DonorRoutes(donors);
+    /**
+     * @param changeTokenSecret the installation's secret for the sync feed's tokens (at least 32 random bytes, the
+     *        same on every node of the installation and kept with its data, so tokens outlive restarts)
+     */
+    public HttpApi(DonorService donors, ApplicationService applications, byte[] changeTokenSecret) {
+        this.donors = new DonorRoutes(donors, new ChangeTokens(changeTokenSecret));
         this.applications = applications;
     }
 
@@ -52,13 +56,15 @@ public final class HttpApi {
     /**
      * The route table. The access log comes first and sees every answer; the transport's checks next; the reference
      * page and document, which need no key; then the api-key check, which covers every other path, so that a request
-     * without a valid key learns nothing, not even whether its path exists.
+     * without a valid key learns nothing, not even whether its path exists; then the refusal of every other spelling
+     * of a path than the API's own.
      */
     void routing(HttpRouting.Builder routing, RateLimits limits, AccessLog accessLog) {
         routing.addFilter(accessLog::filter);
         HardenedServer.guard(routing);
         Reference.register(routing);
         routing.any(new ApiKeyCheck(applications, limits));
+        PathSpelling.register(routing);
         donors.register(routing);
         ErrorMapping.register(routing);
     }

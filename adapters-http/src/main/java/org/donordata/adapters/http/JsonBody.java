@@ -9,20 +9,25 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.helidon.http.BadRequestException;
 import io.helidon.http.HttpMediaType;
 import io.helidon.http.RequestException;
 import io.helidon.http.ServerRequestHeaders;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import jakarta.json.Json;
 import jakarta.json.JsonConfig;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonLocation;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParserFactory;
 import jakarta.json.stream.JsonParsingException;
+import org.donordata.domain.Problem;
 
 /** Reads a POST body: a JSON object of at most {@link #MAX_BYTES} bytes of UTF-8, checked before the core sees it. */
 final class JsonBody {
@@ -37,6 +42,8 @@ final class JsonBody {
             JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE,
             "org.eclipse.parsson.rejectDuplicateKeys", true,
             "org.eclipse.parsson.maxDepth", MAX_DEPTH));
+
+    private static final Pattern DUPLICATE_KEY = Pattern.compile("Duplicate key '(.{1,60})' is not allowed");
 
     private JsonBody() {
     }
@@ -111,6 +118,11 @@ final class JsonBody {
             // The server's own answer, such as 413 when a chunked body crosses the server's payload limit.
             throw e;
         } catch (IOException | RuntimeException e) {
+            if (ClientDeadline.current().expired()) {
+                // The connection is closed: no answer can reach the client, so none is attempted (the access log
+                // records the request as 408).
+                throw new CloseConnectionException("the client stopped sending its body", e);
+            }
             // Helidon 4.4.0 reports a malformed chunk size as a NumberFormatException; it is the client's error.
             throw ApiException.unreadableBody();
         }
@@ -144,10 +156,12 @@ final class JsonBody {
             }
             return object;
         } catch (JsonParsingException e) {
-            throw ApiException.badRequest("The request body is not valid JSON: " + e.getMessage());
+            throw ApiException.badRequest("The request body is not valid JSON: " + whereItBreaks(text, e.getLocation()));
         } catch (IllegalStateException e) {
             // How Parsson's parser reports a duplicate key: "Duplicate key 'x' is not allowed".
-            throw ApiException.badRequest("The request body is not acceptable JSON: " + e.getMessage() + ".");
+            Matcher key = DUPLICATE_KEY.matcher(String.valueOf(e.getMessage()));
+            throw ApiException.badRequest("The request body names a member twice"
+                    + (key.matches() ? ", " + Problem.quoted(key.group(1)) : "") + "; each member may be given once.");
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -155,6 +169,24 @@ final class JsonBody {
             throw ApiException.badRequest("The request body is not acceptable JSON: it is nested too deeply"
                     + " (limit " + MAX_DEPTH + " levels) or holds too long a number.");
         }
+    }
+
+    /**
+     * Where the parser stopped, in this service's words: the parser's own text names its token types
+     * ({@code Invalid token=CURLYCLOSE}) and may quote the body.
+     */
+    private static String whereItBreaks(String text, JsonLocation location) {
+        if (location == null || location.getStreamOffset() < 0) {
+            return "it is malformed.";
+        }
+        long offset = location.getStreamOffset();
+        if (offset >= text.length()) {
+            return "it ends before the JSON is complete.";
+        }
+        String at = " at line " + location.getLineNumber() + ", column " + location.getColumnNumber() + ".";
+        int found = text.codePointAt((int) offset);
+        String shown = found > ' ' && found < 127 ? "'" + (char) found + "'" : String.format("U+%04X", found);
+        return "unexpected " + shown + at;
     }
 
     private static Object plain(JsonValue value) {

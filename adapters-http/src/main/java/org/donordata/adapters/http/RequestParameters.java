@@ -9,8 +9,10 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.helidon.http.HeaderName;
@@ -36,6 +38,9 @@ final class RequestParameters {
     static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
     private static final int MAX_DONOR_ID_DIGITS = ApplicationService.MIN_CONFIGURED_KEY_LENGTH - 1;
     private static final Pattern PLAIN_INTEGER = Pattern.compile("[0-9]{1,1000}");
+    // RFC 3339 section 5.6, with the offset required; the parser then checks the ranges (month 13, February 30).
+    private static final Pattern RFC_3339 = Pattern.compile(
+            "[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?([Zz]|[+-][0-9]{2}:[0-9]{2})");
 
     private RequestParameters() {
     }
@@ -61,7 +66,8 @@ final class RequestParameters {
     /** @throws DonorNotFoundException unless the path's {@code id} is a positive whole number */
     static long donorId(ServerRequest req) {
         String id = req.path().pathParameters().get("id");
-        long value = isDonorId(id) ? Long.parseLong(id) : 0;
+        // One spelling per donor: 01 is not donor 1.
+        long value = isDonorId(id) && id.charAt(0) != '0' ? Long.parseLong(id) : 0;
         if (value < 1) {
             throw new DonorNotFoundException();
         }
@@ -148,13 +154,50 @@ final class RequestParameters {
         }
     }
 
+    /**
+     * Refuses what no parameter may be: an unknown name, a name without a value ({@code ?email} would otherwise match
+     * every donor), and a value with a control character (U+0000 cannot even be stored in PostgreSQL).
+     */
     private static void refuseUnknown(ServerRequest req, List<String> known, List<Problem> problems) {
+        Set<String> valueless = valueless(req.query().rawValue());
         for (String name : req.query().names()) {
             if (!known.contains(name)) {
                 problems.add(new Problem(Problem.quoted(name), "is not a parameter here; it takes "
                         + String.join(", ", known)));
+                continue;
+            }
+            List<String> values = req.query().all(name, List::of);
+            if (values.isEmpty() || valueless.contains(name)) {
+                problems.add(new Problem(name, "is given without a value; write " + name + "=VALUE"));
+            } else if (values.stream().anyMatch(RequestParameters::hasControlCharacter)) {
+                problems.add(new Problem(name, "must not contain control characters"));
             }
         }
+    }
+
+    // Helidon lists "?email&email=a" as one value, "a": the name given alone is found in the raw query.
+    private static Set<String> valueless(String rawQuery) {
+        Set<String> names = new HashSet<>();
+        for (String piece : rawQuery.split("&")) {
+            if (!piece.isEmpty() && piece.indexOf('=') < 0) {
+                try {
+                    names.add(URLDecoder.decode(piece, StandardCharsets.UTF_8));
+                } catch (IllegalArgumentException malformed) {
+                    names.add(piece);
+                }
+            }
+        }
+        return names;
+    }
+
+    /** Any C0 or C1 control character, or DEL: no parameter of this API may hold one. */
+    static boolean hasControlCharacter(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isISOControl(text.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A text filter: not empty, no longer than the field it matches may be. */
@@ -169,13 +212,17 @@ final class RequestParameters {
 
     /**
      * An RFC 3339 timestamp with an offset. A '+' in a query string stands for a space unless it is encoded, and a
-     * client that forgot to encode the offset's '+' gets what it meant.
+     * client that forgot to encode the offset's '+' gets what it meant. Only RFC 3339's form: Java's ISO parser also
+     * takes expanded years ({@code +999999999-01-01}), which no client means.
      */
     private static Optional<Instant> instant(ServerRequest req, String name, List<Problem> problems) {
         return single(req, name, problems).flatMap(text -> {
+            String timestamp = text.replace(' ', '+');
             try {
-                return Optional.of(OffsetDateTime.parse(text.replace(' ', '+'), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
-                        .toInstant());
+                if (!RFC_3339.matcher(timestamp).matches()) {
+                    throw new DateTimeParseException("not RFC 3339", timestamp, 0);
+                }
+                return Optional.of(OffsetDateTime.parse(timestamp, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant());
             } catch (DateTimeParseException notATimestamp) {
                 problems.add(new Problem(name, "must be an RFC 3339 timestamp with an offset, such as"
                         + " 2026-01-31T09:00:00Z, got " + Problem.quoted(text)));
@@ -184,8 +231,12 @@ final class RequestParameters {
         });
     }
 
+    // A problem refuseUnknown found with the parameter already (no value, a control character) is named once.
     private static Optional<String> single(ServerRequest req, String name, List<Problem> problems) {
         List<String> values = req.query().all(name, List::of);
+        if (values.isEmpty() || problems.stream().anyMatch(problem -> problem.subject().equals(name))) {
+            return Optional.empty();
+        }
         if (values.size() > 1) {
             if (problems.stream().noneMatch(problem -> problem.subject().equals(name))) {
                 problems.add(new Problem(name, "must be given at most once"));
@@ -207,20 +258,30 @@ final class RequestParameters {
     }
 
     /**
-     * A path parameter, percent-decoded as UTF-8 ('+' is itself in a path).
+     * The external id of {@code /api/v1/donors/external/{external_id}}, percent-decoded once, as UTF-8 ('+' is itself in
+     * a path). Read from the path as sent: Helidon's path parameters are decoded already, and decoding them again would
+     * turn {@code %252F} into a {@code /} and refuse {@code M%C3%BCller}. {@link PathSpelling} has checked that the
+     * path holds it as its one last segment.
      *
-     * @throws InvalidInputException naming the parameter when it is no valid percent-encoded UTF-8
+     * @throws InvalidInputException naming external_id when it is no valid percent-encoded UTF-8, or holds a control
+     *         character
      */
-    static String pathText(ServerRequest req, String name) {
-        String raw = req.path().pathParameters().get(name);
+    static String externalId(ServerRequest req) {
+        String rawPath = req.prologue().uriPath().rawPath();
+        String raw = rawPath.substring(rawPath.lastIndexOf('/') + 1);
+        String subject = DonorField.EXTERNAL_ID.key();
+        String text;
         try {
             byte[] bytes = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.ISO_8859_1)
                     .getBytes(StandardCharsets.ISO_8859_1);
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException malformed) {
-            throw new InvalidInputException(List.of(new Problem(name.equals("externalId") ? DonorField.EXTERNAL_ID.key()
-                    : name, "in the path is not valid percent-encoded UTF-8")));
+            throw new InvalidInputException(List.of(new Problem(subject, "in the path is not valid percent-encoded UTF-8")));
         }
+        if (hasControlCharacter(text)) {
+            throw new InvalidInputException(List.of(new Problem(subject, "in the path must not contain control characters")));
+        }
+        return text;
     }
 
     /** @throws InvalidInputException naming the header when it is repeated or holds no key */

@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.StringReader;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -40,26 +37,12 @@ class AccessLogTest {
     private static final String HOST = "Host: test\r\n";
     private static final String AUTH = HOST + "api-key: " + KEY + "\r\n";
     private static final Pattern LINE = Pattern.compile(
-            "id=([0-9a-f]{16}) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS|TRACE|CONNECT|OTHER) (\\S+) (\\d{3}) (\\d+ms|-) app=(\\d+|-)");
+            "id=([0-9a-f]{16}) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS|TRACE|CONNECT|OTHER) (\\S+) (\\d{3}) (\\d+ms|-) app=(\\d+|-) route=(\\S+)");
     private static WebServer server;
 
     private final Logger root = Logger.getLogger("");
     private final Level rootLevel = root.getLevel();
-    private final List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture capture;
 
     @BeforeAll
     static void start() {
@@ -75,15 +58,14 @@ class AccessLogTest {
     @BeforeEach
     void captureEverything() {
         FIXTURE.reset();
-        capture.setLevel(Level.ALL);
-        root.addHandler(capture);
+        capture = new LogCapture();
         root.setLevel(Level.ALL);
     }
 
     @AfterEach
     void restore() {
         root.setLevel(rootLevel);
-        root.removeHandler(capture);
+        capture.close();
     }
 
     @Test
@@ -91,7 +73,7 @@ class AccessLogTest {
         Response response = exchange("GET /api/v1/donors/12?limit=5 HTTP/1.1\r\n" + AUTH + "\r\n");
 
         String line = accessLines(1).getFirst();
-        assertTrue(line.matches("id=" + response.header("X-Request-Id") + " GET /api/v1/donors/12 404 \\d+ms app=7"), line);
+        assertTrue(line.matches("id=" + response.header("X-Request-Id") + " GET /api/v1/donors/12 404 \\d+ms app=7 route=/api/v1/donors/\\{id\\}"), line);
     }
 
     @Test
@@ -100,7 +82,7 @@ class AccessLogTest {
                 + "\r\n\r\n");
 
         assertEquals(431, response.status());
-        assertEquals("id=" + response.header("X-Request-Id") + " GET /api/v1 431 - app=-", accessLines(1).getFirst());
+        assertEquals("id=" + response.header("X-Request-Id") + " GET /api/v1 431 - app=- route=-", accessLines(1).getFirst());
     }
 
     @Test
@@ -112,7 +94,7 @@ class AccessLogTest {
             jsonServer.stop();
         }
 
-        String line = List.copyOf(records).stream()
+        String line = capture.records().stream()
                 .filter(record -> AccessLog.LOGGER_NAME.equals(record.getLoggerName()))
                 .map(LogRecord::getMessage).findFirst().orElseThrow();
         JsonObject entry = Json.createReader(new StringReader(line)).readObject();
@@ -177,7 +159,7 @@ class AccessLogTest {
         accessLines(1);
 
         assertFalse(response.contains(KEY), response);
-        for (LogRecord record : List.copyOf(records)) {
+        for (LogRecord record : capture.records()) {
             String text = new SimpleFormatter().format(record) + record.getMessage() + " " + String.valueOf(
                     record.getParameters() == null ? null : List.of(record.getParameters()));
             assertFalse(text.contains(KEY), () -> record.getLoggerName() + ": " + text);
@@ -194,7 +176,7 @@ class AccessLogTest {
     private List<String> accessLines(int count) {
         long deadline = System.nanoTime() + 3_000_000_000L;
         while (true) {
-            List<String> lines = List.copyOf(records).stream()
+            List<String> lines = capture.records().stream()
                     .filter(record -> AccessLog.LOGGER_NAME.equals(record.getLoggerName()))
                     .map(LogRecord::getMessage)
                     .toList();

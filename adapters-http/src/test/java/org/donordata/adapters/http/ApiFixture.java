@@ -4,6 +4,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.spy;
 import static org.mockito.Mockito.when;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -31,6 +32,7 @@ final class ApiFixture {
     static final Application OTHER_APPLICATION = new Application(new ApplicationId(8), "Charity Two",
             Instant.parse("2024-01-01T00:00:00Z"), true);
     static final Instant NOW = Instant.parse("2024-05-01T10:15:30.123456Z");
+    static final byte[] CHANGE_TOKEN_SECRET = "a fixed secret of thirty-two bytes or more".getBytes(StandardCharsets.US_ASCII);
 
     final InMemoryDonorRepository store = new InMemoryDonorRepository();
     final DonorService donors = spy(new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC)));
@@ -42,7 +44,7 @@ final class ApiFixture {
     }
 
     HttpApi api() {
-        return new HttpApi(donors, applications);
+        return new HttpApi(donors, applications, CHANGE_TOKEN_SECRET);
     }
 
     /** Forgets donors, stubbing and calls between tests; the spy goes on calling the real service. */

@@ -121,6 +121,30 @@ class ClientDeadlineTest {
         }
     }
 
+    /**
+     * A client with a valid key that stops half-way through its body: its connection is closed, the access log has one
+     * line for it (408: it got no answer), and nothing else is logged, no stack trace ("cannot send error response").
+     */
+    @Test
+    void aClientThatStallsMidBodyIsLoggedInOneLine() throws Exception {
+        List<String> access;
+        List<String> others;
+        try (LogCapture log = new LogCapture(); Socket socket = connect()) {
+            socket.getOutputStream().write(("POST /api/v1/donors/918273 HTTP/1.1\r\n" + AUTH
+                    + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"first_na")
+                    .getBytes(StandardCharsets.US_ASCII));
+            assertClosedWithin(socket, CLOSED_WITHIN);
+            access = log.accessLinesFor("/api/v1/donors/918273");
+            others = log.others();
+        }
+
+        assertEquals(1, access.size(), access::toString);
+        assertTrue(access.getFirst().matches("id=\\S+ POST /api/v1/donors/918273 408 \\d+ms app=7"
+                + " route=/api/v1/donors/\\{id}"),
+                access.getFirst());
+        assertEquals(List.of(), others, "nothing but the access line");
+    }
+
     private static Socket connect() throws IOException {
         Socket socket = new Socket("127.0.0.1", server.port());
         socket.setSoTimeout((int) CLOSED_WITHIN.toMillis());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.verifyNoInteractions;
 
@@ -19,6 +20,8 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.ClientResponseTyped;
 import io.helidon.webserver.testing.junit5.DirectClient;
+import org.donordata.application.ServiceBusyException;
+import org.donordata.application.StorageUnavailableException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,6 +85,65 @@ class ErrorMappingTest extends RoutingTestBase {
     void unknownPath_is404(String path) {
         assertEquals("Nothing exists at this path.",
                 failure(client.get(path).header(ApiKeyCheck.API_KEY, KEY).request(String.class), 404));
+    }
+
+    /**
+     * What SQLite's writer throws when its queue stays full past the connection timeout (GroupCommitWriterTest shows
+     * it below HTTP): over HTTP a 503 envelope with Retry-After, nothing logged as an error, for every kind of write.
+     */
+    @Test
+    void aFullWriteQueue_is503WithRetryAfterForEveryWrite() {
+        ServiceBusyException full = new ServiceBusyException("the write queue stayed full for 10000 ms");
+        doThrow(full).when(FIXTURE.donors).create(any(), any(), any());
+        doThrow(full).when(FIXTURE.donors).modify(any(), anyLong(), any(), any());
+        doThrow(full).when(FIXTURE.donors).erase(any(), anyLong(), any());
+        doThrow(full).when(FIXTURE.donors).upsert(any(), any(), any(), any(), any());
+
+        for (String path : List.of("/api/v1/donors", "/api/v1/donors/1", "/api/v1/donors/external/crm-1")) {
+            ClientResponseTyped<String> response = client.post(path).header(ApiKeyCheck.API_KEY, KEY)
+                    .header(io.helidon.http.HeaderValues.CONTENT_TYPE_JSON)
+                    .submit("{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\"}", String.class);
+            assertEquals("The service is busy; retry after 1 s.", failure(response, 503), path);
+            assertEquals("1", response.headers().first(HeaderNames.RETRY_AFTER).orElseThrow(), path);
+        }
+        ClientResponseTyped<String> erase = client.post("/api/v1/donors/1/erase").header(ApiKeyCheck.API_KEY, KEY)
+                .request(String.class);
+        assertEquals("The service is busy; retry after 1 s.", failure(erase, 503));
+        assertEquals("1", erase.headers().first(HeaderNames.RETRY_AFTER).orElseThrow());
+        assertEquals(List.of(), logged, "a busy service is no error to log");
+    }
+
+    /**
+     * The database unreachable or out of space (StorageFailures recognises each database's own errors): 503 with
+     * Retry-After, in words that tell the client what may have happened to its write, and nothing logged here (the SQL
+     * adapter logs it once a minute).
+     */
+    @Test
+    void anUnusableDatabase_is503SayingWhatMayHaveBeenStored() {
+        doThrow(new StorageUnavailableException(StorageUnavailableException.Cause.FULL, false, "full"))
+                .when(FIXTURE.donors).create(any(), any(), any());
+        doThrow(new StorageUnavailableException(StorageUnavailableException.Cause.UNREACHABLE, true, "gone"))
+                .when(FIXTURE.donors).modify(any(), anyLong(), any(), any());
+        doThrow(new StorageUnavailableException(StorageUnavailableException.Cause.UNREACHABLE, false, "gone"))
+                .when(FIXTURE.donors).list(any(), any(), any());
+        String body = "{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\"}";
+
+        ClientResponseTyped<String> create = client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, KEY)
+                .header(io.helidon.http.HeaderValues.CONTENT_TYPE_JSON).submit(body, String.class);
+        ClientResponseTyped<String> modify = client.post("/api/v1/donors/1").header(ApiKeyCheck.API_KEY, KEY)
+                .header(io.helidon.http.HeaderValues.CONTENT_TYPE_JSON).submit(body, String.class);
+        ClientResponseTyped<String> list = client.get("/api/v1/donors").header(ApiKeyCheck.API_KEY, KEY)
+                .request(String.class);
+
+        assertEquals("The service cannot store data now: its database has no space left. Nothing was stored; retry"
+                + " after 5 s.", failure(create, 503));
+        assertEquals("The database cannot be reached now, and this request may or may not have been stored: retry"
+                + " after 5 s (a create with the same Idempotency-Key is stored at most once).", failure(modify, 503));
+        assertEquals("The database cannot be reached now; retry after 5 s.", failure(list, 503));
+        for (ClientResponseTyped<String> response : List.of(create, modify, list)) {
+            assertEquals("5", response.headers().first(HeaderNames.RETRY_AFTER).orElseThrow());
+        }
+        assertEquals(List.of(), logged);
     }
 
     @Test

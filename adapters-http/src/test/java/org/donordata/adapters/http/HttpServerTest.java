@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.Mockito.verifyNoInteractions;
 
 import java.io.IOException;
+import java.util.List;
 
 import io.helidon.webserver.WebServer;
 import org.donordata.adapters.http.RawHttpClient.Response;
@@ -176,13 +177,58 @@ class HttpServerTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "NOT-HTTP|The request is malformed.",
-            "PRI * HTTP/2.0|The request is malformed.",
-            "GET /api/v1 HTTP/1.0|This service speaks HTTP/1.1 only."})
+            "PRI * HTTP/2.0|The request is malformed."})
     void requestLineThatIsNotHttp11_is400AndClosesTheConnection(String requestLine, String msg) throws IOException {
         try (RawHttpClient client = client()) {
             Response response = client.send(requestLine + "\r\n" + AUTH + "\r\n").read();
 
             assertEquals(msg, envelope(response.body(), 400).getString("msg"));
+            assertTrue(client.closedByServer());
+        }
+    }
+
+    // RFC 9110 section 15.6.6; a proxy in front must speak HTTP/1.1 to the service (docs/deployment.md).
+    @Test
+    void http10_is505AndClosesTheConnection() throws IOException {
+        try (RawHttpClient client = client()) {
+            Response response = client.send("GET /api/v1 HTTP/1.0\r\n" + AUTH + "\r\n").read();
+
+            assertEquals("This service speaks HTTP/1.1 only.", envelope(response.body(), 505).getString("msg"));
+            assertTrue(client.closedByServer());
+        }
+    }
+
+    /** A bad method costs one access-log line, not a stack trace with a hex dump (11 KB for a 2 KB request). */
+    @Test
+    void aMethodThatIsNoTokenIsLoggedInOneLine() throws IOException {
+        List<String> access;
+        List<String> others;
+        try (LogCapture log = new LogCapture(); RawHttpClient client = client()) {
+            client.send("G<ET /api/v1/donors/918273 HTTP/1.1\r\nHost: x\r\nX-Padding: " + "p".repeat(2_000)
+                    + "\r\n\r\n").read();
+            access = log.accessLinesFor("/api/v1/donors/918273");
+            others = log.others();
+        }
+
+        assertEquals(1, access.size(), access::toString);
+        assertTrue(access.getFirst().matches("id=\\S+ OTHER /api/v1/donors/918273 400 - app=- route=-"),
+                access.getFirst());
+        assertEquals(List.of(), others);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "G<ET|400|The request line's method is not a valid token.",
+            "GET\u007f|400|The request line's method is not a valid token.",
+            "post|501|This service does not implement this method; methods are case-sensitive, and it serves GET, HEAD and POST.",
+            "FOO|501|This service does not implement this method; methods are case-sensitive, and it serves GET, HEAD and POST."})
+    void aMethodThatIsNoTokenIs400AndAnUnknownOne501BeforeTheKeyCheck(String method, int status, String msg)
+            throws IOException {
+        try (RawHttpClient client = client()) {
+            Response response = client.send(method + " /api/v1/donors HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .read();
+
+            assertEquals(msg, envelope(response.body(), status).getString("msg"));
             assertTrue(client.closedByServer());
         }
     }

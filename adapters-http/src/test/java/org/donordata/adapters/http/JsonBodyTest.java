@@ -56,7 +56,15 @@ class JsonBodyTest {
     void duplicateKeys_areRefused() {
         ApiException refused = assertThrows(ApiException.class, () -> members("{\"notes\": \"a\", \"notes\": \"b\"}"));
 
-        assertTrue(refused.getMessage().contains("Duplicate key 'notes'"), refused.getMessage());
+        assertEquals("The request body names a member twice, 'notes'; each member may be given once.", refused.getMessage());
+    }
+
+    @Test
+    void malformedJson_isDescribedInTheServicesOwnWordsWithItsPosition() {
+        assertEquals("The request body is not valid JSON: unexpected '}' at line 1, column 19.",
+                assertThrows(ApiException.class, () -> members("{\"first_name\":\"A\",}")).getMessage());
+        assertEquals("The request body is not valid JSON: it ends before the JSON is complete.",
+                assertThrows(ApiException.class, () -> members("{\n\"first_name\":")).getMessage());
     }
 
     @Test

@@ -133,6 +133,34 @@ class OperationsEndpointsTest {
                 "the document served is docs/openapi.yaml");
     }
 
+    @Test
+    void everyReferenceFileCarriesThePagesHeadersHeadAnswersAsGetAndStockFilesAreNotServed() throws Exception {
+        for (String file : java.util.List.of("/docs", "/docs/reference.js", "/docs/assets/swagger-ui-bundle.js",
+                "/docs/assets/swagger-ui.css", "/openapi.yaml")) {
+            HttpResponse<String> got = get(server.port(), file, null);
+            assertEquals(200, got.statusCode(), file);
+            assertTrue(got.headers().firstValue("Content-Security-Policy").orElse("").contains("frame-ancestors 'none'"),
+                    file);
+            assertEquals("nosniff", got.headers().firstValue("X-Content-Type-Options").orElse(""), file);
+            assertEquals("DENY", got.headers().firstValue("X-Frame-Options").orElse(""), file);
+            HttpResponse<String> head = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                    + file)).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, head.statusCode(), "HEAD " + file);
+            assertEquals(got.headers().firstValue("Content-Type"), head.headers().firstValue("Content-Type"), file);
+            assertEquals(String.valueOf(got.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length),
+                    head.headers().firstValue("Content-Length").orElse(""), "HEAD " + file);
+            assertEquals("", head.body(), "HEAD " + file);
+        }
+        // Swagger UI's own page loads the petstore example from the internet; nothing but the files above is served.
+        for (String stock : java.util.List.of("index.html", "swagger-initializer.js", "oauth2-redirect.html",
+                "swagger-ui.js", "index.css", "favicon-32x32.png")) {
+            assertEquals(401, get(server.port(), "/docs/assets/" + stock, null).statusCode(), stock);
+        }
+        for (String spelling : java.util.List.of("/docs;x", "/%64ocs", "/docs/", "/openapi.yaml;v=1")) {
+            assertEquals(401, get(server.port(), spelling, null).statusCode(), spelling);
+        }
+    }
+
     private static double requests(String method, String route, int status) throws Exception {
         return sample("donors_requests_seconds_count", "method=\"" + method + "\"", "route=\"" + route + "\"",
                 "status=\"" + status + "\"");

@@ -49,7 +49,7 @@ class RequestBodyTest extends RoutingTestBase {
             "{\"first_name\": \"A\",}|not valid JSON",
             "{\"first_name\": \"A\"} {}|not valid JSON",
             "{\"first_name\": \"A\"} trailing|not valid JSON",
-            "{\"notes\": \"a\", \"notes\": \"b\"}|Duplicate key 'notes'",
+            "{\"notes\": \"a\", \"notes\": \"b\"}|names a member twice, 'notes'",
             "[{\"first_name\": \"A\"}]|must be a JSON object",
             "\"first_name\"|must be a JSON object",
             "42|must be a JSON object",

@@ -12,10 +12,12 @@ import org.jooq.TableField;
 import org.jooq.impl.DSL;
 
 /** A table that {@link DatabaseCopy} copies row by row, in the order of the constants: donors refer to applications. */
-enum CopiedTable {
+public enum CopiedTable {
 
     APPLICATIONS(Tables.APPLICATIONS, Tables.APPLICATIONS.ID, "application"),
-    DONORS(Tables.DONORS, Tables.DONORS.ID, "donor");
+    DONORS(Tables.DONORS, Tables.DONORS.ID, "donor"),
+    // The sync feed's tokens given out by the source stay valid on the target.
+    INSTALLATION_SECRETS(Tables.INSTALLATION_SECRETS, Tables.INSTALLATION_SECRETS.ID, "installation secret");
 
     private final Table<Record> table;
     private final TableField<Record, Long> id;
@@ -27,16 +29,16 @@ enum CopiedTable {
         this.rowNoun = rowNoun;
     }
 
-    Table<Record> table() {
+    public Table<Record> table() {
         return table;
     }
 
-    TableField<Record, Long> id() {
+    public TableField<Record, Long> id() {
         return id;
     }
 
     /** The table's name, as progress reports it. */
-    String tableName() {
+    public String tableName() {
         return table.getName();
     }
 
@@ -66,9 +68,9 @@ enum CopiedTable {
      * Whether two rows, one read from each database, hold the same values in every column. Both are read through
      * the same generated table, so each column arrives as the same Java type (Long, String, Boolean, Instant)
      * whichever database it came from, and SQLite's 0/1 and text timestamps compare equal to PostgreSQL's
-     * booleans and timestamptz.
+     * booleans and timestamptz; byte arrays compare by content.
      */
     static boolean sameContent(Record one, Record other) {
-        return Arrays.equals(one.intoArray(), other.intoArray());
+        return Arrays.deepEquals(one.intoArray(), other.intoArray());
     }
 }

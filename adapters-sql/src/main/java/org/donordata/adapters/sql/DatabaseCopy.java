@@ -12,8 +12,8 @@ import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * Copies every application (its key hash included, null for a revoked key) and every donor from one database to
- * another, with the same ids and the same column values (donors' versions included): how an installation moves from
+ * Copies every application (its key hash included, null for a revoked key), every donor and the installation's
+ * secrets (so that sync tokens the source gave out stay valid) from one database to another, with the same ids and the same column values (donors' versions included): how an installation moves from
  * SQLite to PostgreSQL, though any pair of supported databases works. Stop the service on both sides while it runs.
  * Idempotency keys are not copied: they are remembered for a day only, so a client that retries a create across the
  * move may create its donor twice.
@@ -41,7 +41,7 @@ public final class DatabaseCopy {
     public interface Progress {
 
         /**
-         * @param table "applications" or "donors", in that order
+         * @param table "applications", "donors" or "installation_secrets", in that order
          * @param done the rows handled so far, copied or found in the target already
          * @param total the rows the source held when this table's copy began
          */
@@ -92,6 +92,7 @@ public final class DatabaseCopy {
         TableCopy tables = new TableCopy(source, target, batchSize);
         TableCopy.Counts applications = tables.copy(CopiedTable.APPLICATIONS, progress);
         TableCopy.Counts donors = tables.copy(CopiedTable.DONORS, progress);
+        tables.copy(CopiedTable.INSTALLATION_SECRETS, progress);
         // Ordinals and change numbers are not copied: the target numbers the donors it holds, and counts changes on
         // from the largest it holds, so a sync token taken on the source means the same on the target.
         target.transaction(transaction -> {

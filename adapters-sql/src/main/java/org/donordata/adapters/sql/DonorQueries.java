@@ -42,18 +42,18 @@ import org.jooq.impl.DSL;
  * @param insert a new donor (its id is the generated key)
  * @param update a donor's new details, timestamp, version, change number, and when it was erased (null)
  */
-record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate, NamedQuery page, NamedQuery insert,
+public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate, NamedQuery page, NamedQuery insert,
         NamedQuery update, NamedQuery changes, NamedQuery findByExternalIdForUpdate,
         Map<Set<Criterion>, NamedQuery> filteredPages) {
 
-    static final String APPLICATION = "p_application";
-    static final String ID = "p_id";
+    public static final String APPLICATION = "p_application";
+    public static final String ID = "p_id";
     static final String OFFSET = "p_offset";
     static final String COUNT = "p_count";
     static final String CREATED = "p_created";
     static final String UPDATED = "p_updated";
     static final String VERSION = "p_version";
-    static final String CHANGE = "p_change";
+    public static final String CHANGE = "p_change";
     static final String EXTERNAL_ID = "p_external_id";
     static final String ERASED = "p_erased";
 

@@ -62,7 +62,7 @@ final class DonorRows {
             kind.numberAtInsert(tx, owner.value(), id);
             return new Donor(id, details, stamp, stamp, Donor.FIRST_VERSION);
         } catch (DataAccessException e) {
-            throw duplicateExternalIdOr(e, details);
+            throw duplicateExternalIdOr(e, queries, details);
         }
     }
 
@@ -93,16 +93,20 @@ final class DonorRows {
         try {
             return Optional.of(update(tx, queries, owner, stored, after, stamp, null));
         } catch (DataAccessException e) {
-            throw duplicateExternalIdOr(e, after);
+            throw duplicateExternalIdOr(e, queries, after);
         }
     }
 
     /**
      * Erases the donor (DonorRepository.erase): its personal fields back to their defaults, the time recorded, its
-     * idempotency record deleted. Nothing happens to a donor erased already.
+     * idempotency record deleted. Nothing happens to a donor erased already. The version is checked first.
      */
-    static Optional<Donor> erase(DSLContext tx, DonorQueries queries, ApplicationId owner, long id, Instant stamp) {
+    static Optional<Donor> erase(DSLContext tx, DonorQueries queries, ApplicationId owner, long id,
+            ExpectedVersion expected, Instant stamp) {
         Optional<Donor> current = find(tx, queries, queries.findForUpdate(), owner, DonorQueries.ID, id);
+        if (current.isPresent() && !expected.accepts(current.get().version())) {
+            throw new DonorVersionMismatchException(id, current.get().version());
+        }
         if (current.isEmpty() || current.get().erased()) {
             return current;
         }
@@ -134,7 +138,9 @@ final class DonorRows {
         });
     }
 
-    private static RuntimeException duplicateExternalIdOr(DataAccessException e, DonorDetails details) {
-        return EXTERNAL_ID.isViolatedBy(e) ? new DuplicateExternalIdException(details.text(DonorField.EXTERNAL_ID)) : e;
+    private static RuntimeException duplicateExternalIdOr(DataAccessException e, DonorQueries queries,
+            DonorDetails details) {
+        return EXTERNAL_ID.isViolatedBy(e, queries.kind())
+                ? new DuplicateExternalIdException(details.text(DonorField.EXTERNAL_ID)) : e;
     }
 }

@@ -1,7 +1,5 @@
 package org.donordata.adapters.sql;
 
-import static org.jooq.impl.DSL.inline;
-
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -27,9 +25,7 @@ final class ExplicitIds {
      * databases' limits on bind values per statement (SQLite's is 32,766).
      */
     static void insert(DSLContext tx, CopiedTable copied, List<Record> rows) {
-        // PostgreSQL refuses a value for a GENERATED ALWAYS identity unless the insert says OVERRIDING SYSTEM VALUE,
-        // which jOOQ cannot render yet (jOOQ/jOOQ#12695), hence the template. SQLite takes an explicit id as it is.
-        QueryPart override = DatabaseKind.of(tx) == DatabaseKind.POSTGRESQL ? DSL.keyword("overriding system value") : DSL.sql("");
+        QueryPart override = DatabaseKind.of(tx).keepingGivenIds();
         Field<?>[] fields = copied.table().fields();
         List<RowN> values = rows.stream()
                 .map(row -> DSL.row(Stream.of(fields).map(field -> DSL.val(row.get(field), field)).toList()))
@@ -40,17 +36,6 @@ final class ExplicitIds {
 
     /** Moves the table's id generator past the largest id in the table, if it is not past it already. */
     static void moveGeneratorPastLargestId(DSLContext tx, CopiedTable copied) {
-        // SQLite needs nothing: AUTOINCREMENT keeps sqlite_sequence at the largest id ever inserted, explicit ones
-        // included.
-        if (DatabaseKind.of(tx) != DatabaseKind.POSTGRESQL) {
-            return;
-        }
-        // Never moves the sequence back, for an id it has handed out may belong to a row deleted since. No row at
-        // all (HAVING) leaves it alone: setval cannot set a fresh sequence to "nothing handed out yet".
-        tx.fetch("select setval(pg_get_serial_sequence({0}, {1}),"
-                        + " greatest(max({2}), coalesce(pg_sequence_last_value(pg_get_serial_sequence({0}, {1})), 0)))"
-                        + " from {3} having max({2}) is not null",
-                inline(copied.tableName()), inline(copied.id().getName()), copied.id().getUnqualifiedName(),
-                copied.table());
+        DatabaseKind.of(tx).moveIdGeneratorPast(tx, copied);
     }
 }

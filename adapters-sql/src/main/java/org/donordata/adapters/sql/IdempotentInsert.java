@@ -6,8 +6,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -67,11 +65,8 @@ final class IdempotentInsert {
                     .from(IDEMPOTENCY_KEYS)
                     .where(IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo))
                     .limit(DSL.inline(PURGE_BATCH));
-            // On PostgreSQL the purge skips rows that other transactions hold (their purges, or a create replacing
-            // its own expired key), so it never waits and never deadlocks with them; SQLite's writers are serial.
-            Select<Record2<Long, String>> expired = kind == DatabaseKind.POSTGRESQL
-                    ? oldest.forUpdate().skipLocked()
-                    : oldest;
+            // The purge passes over rows other transactions hold, so it never waits for them.
+            Select<Record2<Long, String>> expired = kind.skippingLocked(oldest);
             return new Statements(
                     NamedQuery.render(renderer, DSL.select(IDEMPOTENCY_KEYS.FINGERPRINT, IDEMPOTENCY_KEYS.DONOR_ID,
                             IDEMPOTENCY_KEYS.CREATED_AT).from(IDEMPOTENCY_KEYS).where(keyOf)),
@@ -88,9 +83,8 @@ final class IdempotentInsert {
         }
     }
 
-    private static final Map<DatabaseKind, Statements> STATEMENTS = Arrays.stream(DatabaseKind.values())
-            .collect(Collectors.toMap(kind -> kind, Statements::of, (one, other) -> one,
-                    () -> new EnumMap<>(DatabaseKind.class)));
+    private static final Map<DatabaseKind, Statements> STATEMENTS = DatabaseKind.all().stream()
+            .collect(Collectors.toUnmodifiableMap(kind -> kind, Statements::of));
 
     /**
      * See DonorRepository.insertOnce: within the caller's transaction, the donor id the key's live row names, or the

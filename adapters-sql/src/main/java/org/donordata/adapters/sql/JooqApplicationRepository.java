@@ -41,7 +41,7 @@ final class JooqApplicationRepository implements ApplicationRepository {
                     .value1();
             return new Application(new ApplicationId(id), name, createdAt, true);
         } catch (DataAccessException e) {
-            if (NAME.isViolatedBy(e)) {
+            if (NAME.isViolatedBy(e, DatabaseKind.of(dsl))) {
                 throw new ApplicationCommandException("An application named '" + name + "' already exists.");
             }
             throw e;

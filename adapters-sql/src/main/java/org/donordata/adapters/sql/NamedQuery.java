@@ -15,13 +15,13 @@ import org.jooq.Query;
  * ({@code DSL.param("p_...")}) stands at each place, so that the hot reads bind by name on a plain prepared
  * statement, however often a name recurs in the text.
  */
-record NamedQuery(String sql, List<String> parameters) {
+public record NamedQuery(String sql, List<String> parameters) {
 
     /** jOOQ renders a named parameter as ":name"; "::" is PostgreSQL's cast, never a parameter. */
     private static final Pattern PARAMETER = Pattern.compile("(?<!:):(\\w+)");
     private static final String PREFIX = "p_";
 
-    static NamedQuery render(DSLContext renderer, Query query) {
+    public static NamedQuery render(DSLContext renderer, Query query) {
         Matcher named = PARAMETER.matcher(renderer.renderNamedParams(query));
         List<String> parameters = new ArrayList<>();
         StringBuilder sql = new StringBuilder();
@@ -46,7 +46,7 @@ record NamedQuery(String sql, List<String> parameters) {
     }
 
     /** Runs the statement in the caller's transaction, each parameter bound by name; the rows it changed. */
-    int execute(DSLContext tx, Object... namesAndValues) {
+    public int execute(DSLContext tx, Object... namesAndValues) {
         return tx.connectionResult(connection -> {
             try (PreparedStatement statement = connection.prepareStatement(sql)) {
                 bind(statement, namesAndValues);

@@ -12,7 +12,7 @@ import org.jooq.exception.DataAccessException;
  * Where the hot reads of donor rows run, one prepared statement at a time: the strategy {@link SqlDonorRepository}
  * is given for its database ({@link SqliteReaders}, or {@link Pooled} for PostgreSQL).
  */
-interface Reads {
+public interface Reads {
 
     /** Binds the statement's parameters, runs it and reads what it needs from the result. */
     @FunctionalInterface

@@ -13,15 +13,9 @@ import org.jooq.impl.DSL;
 
 /**
  * The bookkeeping behind ordinals and change numbers (V4 migration), for the writers that work on many donors at once:
- * the numbering job on PostgreSQL ({@link OrdinalNumbering}) and a copy between databases.
+ * the numbering job on PostgreSQL (postgres.OrdinalNumbering) and a copy between databases.
  */
-final class Sequencing {
-
-    /**
-     * The advisory lock a PostgreSQL numbering round holds. Advisory locks are per database, so the key is the hash of
-     * the schema-qualified id sequence: installations in two schemas of one database do not wait for each other.
-     */
-    static final String NUMBERING_LOCK = "hashtextextended(pg_get_serial_sequence('donors', 'id'), 0)";
+public final class Sequencing {
 
     private Sequencing() {
     }
@@ -33,11 +27,8 @@ final class Sequencing {
      *
      * @return how many donors it numbered
      */
-    static int numberThrough(DSLContext tx, long through) {
-        if (DatabaseKind.of(tx) == DatabaseKind.POSTGRESQL) {
-            // One numbering at a time, the job's rounds on every node and a copy's alike.
-            tx.fetchValue(DSL.field("pg_advisory_xact_lock(" + NUMBERING_LOCK + ")", Object.class));
-        }
+    public static int numberThrough(DSLContext tx, long through) {
+        DatabaseKind.of(tx).lockNumbering(tx);
         long from = tx.fetchValue(SEQUENCING.NUMBERED_THROUGH);
         Condition range = DONORS.ID.gt(from).and(DONORS.ID.le(through));
         // Each application's ordinals so far, read before any is added: a maximum read inside the insert would walk

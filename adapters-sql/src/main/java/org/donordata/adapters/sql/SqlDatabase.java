@@ -1,9 +1,13 @@
 package org.donordata.adapters.sql;
 
+import static org.donordata.adapters.sql.schema.Tables.INSTALLATION_SECRETS;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +19,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.zaxxer.hikari.HikariConfig;
@@ -38,49 +43,40 @@ public final class SqlDatabase implements AutoCloseable {
      * seconds, while a busy client's requests cost one key look-up per 5 seconds instead of one each.
      */
     public static final Duration DEFAULT_API_KEY_CACHE_LIFETIME = Duration.ofSeconds(5);
-    /** The most writes one SQLite commit takes; more wait for the next one. */
-    static final int MAX_WRITES_PER_COMMIT = 256;
-    /** Writes queued beyond this wait for room (backpressure), up to the connection timeout. */
-    static final int MAX_QUEUED_WRITES = 4_096;
     /** A commit running longer than this means the writer is stuck (a commit takes milliseconds). */
     static final Duration STUCK_WRITER = Duration.ofSeconds(10);
     // Readiness probes wait on the pool and the network: on virtual threads, so a hung probe holds no platform thread.
     private static final Executor PROBES = Executors.newVirtualThreadPerTaskExecutor();
+    /** The row of installation_secrets that keys the sync feed's tokens. */
+    private static final long CHANGE_TOKEN_SECRET = 1;
 
     private final HikariDataSource dataSource;
     private final DSLContext dsl;
     private final DonorRepository donors;
     private final ApplicationRepository applications;
     private final List<AutoCloseable> closedFirst = new ArrayList<>();
-    private final GroupCommitWriter writer;
+    private final StorageFailures failures;
+    private final Writes writes;
+    private final Writes unguardedWrites;
+    private final DatabaseKind kind;
+    private final String jdbcUrl;
 
     private SqlDatabase(HikariDataSource dataSource, DatabaseKind kind, DatabaseSettings settings,
             Duration apiKeyCacheLifetime) {
         this.dataSource = dataSource;
         this.dsl = DSL.using(dataSource, kind.dialect());
-        this.applications = new CachedApplicationRepository(new JooqApplicationRepository(dsl), apiKeyCacheLifetime,
-                Ticker.systemTicker());
-        Reads reads;
-        Writes writes;
-        if (kind == DatabaseKind.SQLITE) {
-            // SQLite allows one writer at a time and syncs on every commit: one writer groups the writes into shared
-            // commits. Reads use connections of their own, one per core, each on a thread of its own (SqliteReaders):
-            // more could not run at once, since reads are CPU work inside SQLite.
-            SqliteReaders readers = SqliteReaders.open(settings.jdbcUrl(), SqliteFile.connectionProperties(),
-                    Math.max(2, Runtime.getRuntime().availableProcessors()));
-            this.writer = new GroupCommitWriter(dsl, MAX_WRITES_PER_COMMIT, MAX_QUEUED_WRITES,
-                    settings.connectionTimeout()).start();
-            closedFirst.add(writer);
-            closedFirst.add(readers);
-            reads = readers;
-            writes = writer;
-        } else {
-            this.writer = null;
-            reads = new Reads.Pooled(dataSource);
-            writes = new Writes.TransactionPerWrite(dsl);
-            closedFirst.add(OrdinalNumbering.start(dsl));
-        }
-        this.donors = new SqlDonorRepository(DonorQueries.of(kind), reads, writes);
+        this.failures = new StorageFailures(kind);
+        this.kind = kind;
+        this.jdbcUrl = settings.jdbcUrl();
+        this.applications = new CachedApplicationRepository(failures.guard(new JooqApplicationRepository(dsl)),
+                apiKeyCacheLifetime, Ticker.systemTicker());
+        DatabaseKind.Access access = kind.access(dsl, dataSource, settings);
+        closedFirst.addAll(access.closedFirst());
+        Reads reads = access.reads();
+        Writes writes = access.writes();
+        this.unguardedWrites = writes;
+        this.writes = failures.guard(writes);
+        this.donors = new SqlDonorRepository(DonorQueries.of(kind), failures.guard(reads), this.writes);
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */
@@ -103,17 +99,13 @@ public final class SqlDatabase implements AutoCloseable {
             throw new IllegalArgumentException("the api-key cache lifetime must be zero or more");
         }
         DatabaseKind kind = DatabaseKind.of(settings.jdbcUrl());
-        if (kind == DatabaseKind.SQLITE) {
-            SqliteFile.prepareDirectory(settings.jdbcUrl());
-        }
+        kind.prepare(settings.jdbcUrl());
         HikariDataSource dataSource = new HikariDataSource(poolConfig(settings, kind));
         try {
-            if (kind == DatabaseKind.SQLITE) {
-                try (Connection connection = dataSource.getConnection()) {
-                    SqliteFile.requireUtf8(connection);
-                } catch (SQLException e) {
-                    throw new DataAccessException("Cannot read the SQLite database's encoding", e);
-                }
+            try (Connection connection = dataSource.getConnection()) {
+                kind.checkOpened(connection);
+            } catch (SQLException e) {
+                throw new DataAccessException("Cannot check the database before migrating it", e);
             }
             Flyway.configure()
                     .dataSource(dataSource)
@@ -137,9 +129,7 @@ public final class SqlDatabase implements AutoCloseable {
         config.setPassword(settings.password());
         config.setMaximumPoolSize(settings.maxPoolSize());
         config.setConnectionTimeout(settings.connectionTimeout().toMillis());
-        if (kind == DatabaseKind.SQLITE) {
-            config.setDataSourceProperties(SqliteFile.connectionProperties());
-        }
+        config.setDataSourceProperties(kind.connectionProperties());
         return config;
     }
 
@@ -149,6 +139,22 @@ public final class SqlDatabase implements AutoCloseable {
 
     public ApplicationRepository applications() {
         return applications;
+    }
+
+    /**
+     * The installation's secret for the sync feed's tokens: 32 random bytes, made by the first node that asks and kept
+     * in the database, so that every node and every start gives out and accepts the same tokens.
+     */
+    public byte[] changeTokenSecret() {
+        byte[] fresh = new byte[32];
+        new SecureRandom().nextBytes(fresh);
+        dsl.insertInto(INSTALLATION_SECRETS)
+                .set(INSTALLATION_SECRETS.ID, CHANGE_TOKEN_SECRET)
+                .set(INSTALLATION_SECRETS.SECRET, fresh)
+                .onConflictDoNothing()
+                .execute();
+        return dsl.select(INSTALLATION_SECRETS.SECRET).from(INSTALLATION_SECRETS)
+                .where(INSTALLATION_SECRETS.ID.eq(CHANGE_TOKEN_SECRET)).fetchSingle().value1();
     }
 
     /** For DatabaseCopy, which works on rows rather than through the repositories, and for this package's tests. */
@@ -162,20 +168,23 @@ public final class SqlDatabase implements AutoCloseable {
      * @param queuedWrites  writes waiting for SQLite's writer (0 on PostgreSQL)
      * @param groupCommits  commits SQLite's writer has made (0 on PostgreSQL, where every write commits on its own)
      * @param groupedWrites writes those commits held: with groupCommits, the mean group size
+     * @param unreachable   reads and writes that failed because the database could not be reached
+     * @param full          writes that failed because the database had no space left
      */
     public record Stats(int activeConnections, int idleConnections, int waitingForConnection, int maxConnections,
-            int queuedWrites, long groupCommits, long groupedWrites) {
+            int queuedWrites, long groupCommits, long groupedWrites, long unreachable, long full) {
     }
 
     /** The figures now; all 0 once closed. */
     public Stats stats() {
         var pool = dataSource.getHikariPoolMXBean();
         if (pool == null || dataSource.isClosed()) {
-            return new Stats(0, 0, 0, 0, 0, 0, 0);
+            return new Stats(0, 0, 0, 0, 0, 0, 0, failures.unreachableCount(), failures.fullCount());
         }
         return new Stats(pool.getActiveConnections(), pool.getIdleConnections(), pool.getThreadsAwaitingConnection(),
-                dataSource.getMaximumPoolSize(), writer == null ? 0 : writer.queued(),
-                writer == null ? 0 : writer.commits(), writer == null ? 0 : writer.committedWrites());
+                dataSource.getMaximumPoolSize(), unguardedWrites.queued(), unguardedWrites.commits(),
+                unguardedWrites.committedWrites(),
+                failures.unreachableCount(), failures.fullCount());
     }
 
     /**
@@ -183,25 +192,34 @@ public final class SqlDatabase implements AutoCloseable {
      * {@code timeout}, or failed; or SQLite's writer is stopped or stuck in one commit for longer than 10 s.
      */
     public Optional<String> unavailable(Duration timeout) {
-        if (writer != null) {
-            Optional<String> writing = writer.problem(STUCK_WRITER);
-            if (writing.isPresent()) {
-                return writing;
+        if (failures.fullSince() != null) {
+            Optional<String> full = probed(this::stillFull, timeout);
+            if (full.isPresent()) {
+                return full;
             }
         }
-        CompletableFuture<Void> probe = CompletableFuture.runAsync(() -> {
+        Optional<String> writing = unguardedWrites.problem(STUCK_WRITER);
+        if (writing.isPresent()) {
+            return writing;
+        }
+        return probed(() -> {
             try (Connection connection = dataSource.getConnection(); Statement query = connection.createStatement()) {
                 query.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
                 query.execute("select 1");
+                return Optional.<String>empty();
             } catch (SQLException e) {
                 throw new CompletionException(e);
             }
-        }, PROBES);
+        }, timeout);
+    }
+
+    /** What a probe finds, within the timeout; a probe that fails or takes longer is what it reports. */
+    private static Optional<String> probed(Supplier<Optional<String>> probe, Duration timeout) {
+        CompletableFuture<Optional<String>> running = CompletableFuture.supplyAsync(probe, PROBES);
         try {
-            probe.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return Optional.empty();
+            return running.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException slow) {
-            probe.cancel(true);
+            running.cancel(true);
             return Optional.of("the database did not answer within " + timeout.toMillis() + " ms");
         } catch (ExecutionException failed) {
             return Optional.of("the database cannot be reached: " + failed.getCause().getMessage());
@@ -211,9 +229,21 @@ public final class SqlDatabase implements AutoCloseable {
         }
     }
 
-    /** SQLite's writer, for this package's tests; null on PostgreSQL, where every write commits on its own. */
-    GroupCommitWriter writer() {
-        return writer;
+    // Readiness stays down, naming the cause, until the database has room again; a write that succeeds clears it too.
+    private Optional<String> stillFull() {
+        // Unguarded: a probe that fails is no request refused, and is not counted as one.
+        if (kind.hasRoomToWrite(jdbcUrl, unguardedWrites)) {
+            failures.roomAgain();
+            return Optional.empty();
+        }
+        Instant since = failures.fullSince();
+        return Optional.of("the database has had no space left to write since " + (since == null ? "a moment ago"
+                : since) + "; writes are refused (503) until space is freed");
+    }
+
+    /** The writes as the database's strategy takes them (SQLite's GroupCommitWriter), for this package's tests. */
+    Writes writer() {
+        return unguardedWrites;
     }
 
     /** Commits the writes queued, then closes the connections; on SQLite it first empties the WAL into the file. */
@@ -226,13 +256,7 @@ public final class SqlDatabase implements AutoCloseable {
                 // The pool is closed below all the same.
             }
         }
-        if (writer != null) {
-            try (java.sql.Connection connection = dataSource.getConnection()) {
-                SqliteFile.truncateWal(connection);
-            } catch (java.sql.SQLException e) {
-                // Another process still has the file open (the service, while a command runs): its own stop does it.
-            }
-        }
+        kind.beforeClose(dataSource);
         dataSource.close();
     }
 }

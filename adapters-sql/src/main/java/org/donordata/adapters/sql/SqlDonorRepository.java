@@ -91,8 +91,8 @@ final class SqlDonorRepository implements DonorRepository {
     }
 
     @Override
-    public Optional<Donor> erase(ApplicationId owner, long id, Instant now) {
-        return writes.write(tx -> DonorRows.erase(tx, queries, owner, id, now));
+    public Optional<Donor> erase(ApplicationId owner, long id, ExpectedVersion expected, Instant now) {
+        return writes.write(tx -> DonorRows.erase(tx, queries, owner, id, expected, now));
     }
 
     /**

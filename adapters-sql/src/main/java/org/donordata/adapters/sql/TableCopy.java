@@ -9,9 +9,6 @@ import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.Result;
 import org.jooq.exception.DataAccessException;
-import org.jooq.exception.SQLStateClass;
-import org.sqlite.SQLiteErrorCode;
-import org.sqlite.SQLiteException;
 
 /** Copies one table from the source to the target, batch by batch in id order. */
 final class TableCopy {
@@ -104,12 +101,13 @@ final class TableCopy {
         return missing;
     }
 
-    private static boolean isConstraintViolation(DataAccessException e) {
-        // SQLite gives jOOQ no SQLState; its extended result codes all keep the primary code in the low byte.
-        SQLiteException sqlite = e.getCause(SQLiteException.class);
-        if (sqlite != null) {
-            return (sqlite.getResultCode().code & 0xFF) == SQLiteErrorCode.SQLITE_CONSTRAINT.code;
+    private boolean isConstraintViolation(DataAccessException e) {
+        DatabaseKind kind = DatabaseKind.of(target);
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.sql.SQLException sql && kind.isConstraintViolation(sql)) {
+                return true;
+            }
         }
-        return e.sqlStateClass() == SQLStateClass.C23_INTEGRITY_CONSTRAINT_VIOLATION;
+        return false;
     }
 }

@@ -1,34 +1,25 @@
 package org.donordata.adapters.sql;
 
+import java.sql.SQLException;
+
 import org.jooq.exception.DataAccessException;
-import org.postgresql.util.PSQLException;
-import org.postgresql.util.PSQLState;
-import org.postgresql.util.ServerErrorMessage;
-import org.sqlite.SQLiteErrorCode;
-import org.sqlite.SQLiteException;
 
 /**
- * A unique constraint of the schema that a client can run into, recognised in the errors of either driver.
- * The drivers name it differently: PostgreSQL reports the constraint's (or index's) name, SQLite only the
- * columns ("UNIQUE constraint failed: donors.application_id, donors.external_id").
+ * A unique constraint of the schema that a client can run into. Each database's driver names it its own way
+ * (PostgreSQL the constraint's or index's name, SQLite only the columns), and each database recognises it
+ * ({@link DatabaseKind#violates}).
  *
  * @param name the constraint's or unique index's name in the migrations
  * @param columns the constrained columns as SQLite lists them, each qualified by its table
  */
-record UniqueConstraint(String name, String columns) {
+public record UniqueConstraint(String name, String columns) {
 
-    boolean isViolatedBy(DataAccessException e) {
-        // SQLite gives jOOQ no SQLState, so the exception's class and sqlState() cannot be relied on;
-        // the drivers' own exceptions say exactly what happened.
-        PSQLException postgres = e.getCause(PSQLException.class);
-        if (postgres != null) {
-            ServerErrorMessage detail = postgres.getServerErrorMessage();
-            return PSQLState.UNIQUE_VIOLATION.getState().equals(postgres.getSQLState())
-                    && detail != null && name.equals(detail.getConstraint());
+    boolean isViolatedBy(DataAccessException e, DatabaseKind kind) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && kind.violates(sql, this)) {
+                return true;
+            }
         }
-        SQLiteException sqlite = e.getCause(SQLiteException.class);
-        return sqlite != null
-                && sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
-                && sqlite.getMessage().contains("constraint failed: " + columns + ")");
+        return false;
     }
 }

@@ -1,5 +1,8 @@
 package org.donordata.adapters.sql;
 
+import java.time.Duration;
+import java.util.Optional;
+
 import org.jooq.DSLContext;
 
 /**
@@ -7,7 +10,7 @@ import org.jooq.DSLContext;
  * database ({@link GroupCommitWriter} on SQLite, {@link TransactionPerWrite} on PostgreSQL). Either way a write's
  * result is returned only once its transaction has committed, and a write that throws changes nothing.
  */
-interface Writes {
+public interface Writes {
 
     /** A write, run within a transaction, or on its own when it is one statement ({@link #writeStatement}). */
     @FunctionalInterface
@@ -16,6 +19,26 @@ interface Writes {
     }
 
     <T> T write(Write<T> write);
+
+    /** How many writes wait for a shared commit (0 where every write commits on its own). */
+    default int queued() {
+        return 0;
+    }
+
+    /** How many shared commits were made (0 where every write commits on its own). */
+    default long commits() {
+        return 0;
+    }
+
+    /** How many writes the shared commits held. */
+    default long committedWrites() {
+        return 0;
+    }
+
+    /** Why writes cannot be taken now, if they cannot: the strategy stopped, or one commit has taken too long. */
+    default Optional<String> problem(Duration stuckAfter) {
+        return Optional.empty();
+    }
 
     /**
      * A write of one statement, which the database makes atomic by itself, so a strategy may run it without a

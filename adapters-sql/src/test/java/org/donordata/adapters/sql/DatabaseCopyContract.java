@@ -1,5 +1,6 @@
 package org.donordata.adapters.sql;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -178,7 +179,18 @@ abstract class DatabaseCopyContract {
         copy((table, done, total) -> reported.add(table + " " + done + "/" + total));
 
         assertEquals(List.of("applications 0/3", "applications 3/3", "donors 0/300", "donors 64/300",
-                "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300"), reported);
+                "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300", "installation_secrets 0/0"),
+                reported);
+    }
+
+    @Test
+    void theSyncTokensSecretIsCopiedSoTokensGivenOutStayValid() {
+        byte[] secret = source.changeTokenSecret();
+
+        copy((table, done, total) -> { });
+
+        assertArrayEquals(secret, target.changeTokenSecret());
+        assertArrayEquals(secret, source.changeTokenSecret(), "made once, then kept");
     }
 
     @Test

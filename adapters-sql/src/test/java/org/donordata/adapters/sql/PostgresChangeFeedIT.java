@@ -11,6 +11,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import org.donordata.adapters.sql.postgres.PostgresKind;
 import org.donordata.application.Changed;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
@@ -58,10 +59,10 @@ class PostgresChangeFeedIT extends DonorRepositoryTestBase {
 
     /** What DonorRows' update does to the row, stamped a moment before the service's modify. */
     private void modifyLikeTheService(Connection connection, long id, String notes) throws Exception {
-        String sql = DSL.using(DatabaseKind.POSTGRESQL.dialect()).render(DSL.update(DONORS)
+        String sql = DSL.using(PostgresKind.INSTANCE.dialect()).render(DSL.update(DONORS)
                 .set(DONORS.NOTES, DSL.val("", String.class))
                 .set(DONORS.UPDATED_AT, DSL.val(null, DONORS.UPDATED_AT))
-                .set(DONORS.CHANGE_SEQ, DatabaseKind.POSTGRESQL.changeNumber())
+                .set(DONORS.CHANGE_SEQ, PostgresKind.INSTANCE.changeNumber())
                 .where(DONORS.ID.eq(0L)));
         try (PreparedStatement update = connection.prepareStatement(sql)) {
             update.setString(1, notes);

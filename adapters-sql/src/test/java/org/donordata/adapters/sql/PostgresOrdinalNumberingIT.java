@@ -12,6 +12,8 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.donordata.adapters.sql.postgres.PostgresKind;
+import org.donordata.adapters.sql.postgres.OrdinalNumbering;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.jooq.impl.DSL;
@@ -41,7 +43,7 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
             long pending = insertLikeTheService(slow);
             long later = donors.insert(owner, person("Later", null), CREATED).id();
 
-            Thread.sleep(5 * OrdinalNumbering.ROUND_MILLIS);
+            runRounds(5);
 
             assertEquals(List.of(first), numberedIds(), "nothing numbered past the running insert");
             assertEquals(List.of(first, later), ids(donors.list(owner, DonorFilter.NONE, 0, 30)), "the page, exact meanwhile");
@@ -69,7 +71,7 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
             for (int i = 0; i < 13; i++) {
                 ids.add(donors.insert(owner, person("Newer " + i, null), CREATED).id());
             }
-            Thread.sleep(3 * OrdinalNumbering.ROUND_MILLIS);
+            runRounds(3);
             assertEquals(12, numberedIds().size(), "the newer donors are not numbered yet");
 
             for (int offset = 0; offset <= ids.size() + 1; offset++) {
@@ -82,15 +84,27 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
         }
     }
 
+    /**
+     * As many rounds of numbering as a node runs in that many periods, run here one after the other and to the end, so
+     * that "nothing was numbered" means "not in that many rounds", whatever the machine's speed.
+     */
+    private void runRounds(int rounds) {
+        try (OrdinalNumbering numbering = OrdinalNumbering.unscheduled(database.dsl())) {
+            for (int i = 0; i < rounds; i++) {
+                numbering.round();
+            }
+        }
+    }
+
     /** The insert of DonorRows: the transaction's id first, then the donor's. */
     private long insertLikeTheService(Connection connection) throws Exception {
-        String sql = DSL.using(DatabaseKind.POSTGRESQL.dialect()).renderInlined(DSL.insertInto(DONORS)
+        String sql = DSL.using(PostgresKind.INSTANCE.dialect()).renderInlined(DSL.insertInto(DONORS)
                 .columns(DONORS.APPLICATION_ID, DONORS.TYPE, DONORS.FIRST_NAME, DONORS.LAST_NAME, DONORS.EMAIL_OPT_OUT,
                         DONORS.DO_NOT_CONTACT, DONORS.CREATED_AT, DONORS.UPDATED_AT, DONORS.VERSION, DONORS.CHANGE_SEQ)
                 .select(DSL.select(DSL.val(owner.value()), DSL.val("individual"), DSL.val("Slow"), DSL.val("Insert"),
                                 DSL.val(false), DSL.val(false), DSL.val(CREATED), DSL.val(CREATED), DSL.val(1L),
                                 DSL.field(DSL.name("change", "x"), Long.class))
-                        .from(DSL.select(DatabaseKind.TRANSACTION_ID.as("x")).offset(DSL.inline(0)).asTable("change")))
+                        .from(DSL.select(PostgresKind.TRANSACTION_ID.as("x")).offset(DSL.inline(0)).asTable("change")))
                 .returningResult(DONORS.ID));
         try (PreparedStatement insert = connection.prepareStatement(sql); ResultSet id = insert.executeQuery()) {
             id.next();

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.sqlite;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import org.donordata.adapters.sql.Reads;
 import org.donordata.application.ServiceBusyException;
 import org.jooq.exception.DataAccessException;
 
@@ -25,10 +26,9 @@ import org.jooq.exception.DataAccessException;
  * The connections that read a SQLite database, each owned by a platform thread of its own that runs the reads handed
  * to it, with its statements prepared once: preparing a statement cost more than the point read it served (measured).
  * sqlite-jdbc is native code, during which a virtual thread would pin its carrier (one per core): reads run on these
- * threads instead, so the carriers stay free to serve HTTP and the operating system shares the cores between both.
- * Measured with 64 connections on 2 cores, against reads on the request's own virtual thread (a fair queue of
- * readers): a page's p99 from 170–640 ms down to 25–29 ms at the same rate, GET one 30 % faster with p99 7 ms
- * rather than 18–20 ms. Reads are taken in the order asked (the pool's queue is FIFO).
+ * threads instead, so the carriers stay free to serve HTTP and the operating system shares the cores between both
+ * (docs/performance.md has the figures, against reads on the request's own virtual thread). Reads are taken in the
+ * order asked (the pool's queue is FIFO).
  */
 final class SqliteReaders implements Reads, AutoCloseable {
 

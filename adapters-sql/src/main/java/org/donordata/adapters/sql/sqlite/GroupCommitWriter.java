@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.sqlite;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.donordata.adapters.sql.Writes;
 import org.donordata.application.ServiceBusyException;
 import org.donordata.domain.DomainException;
 import org.jooq.DSLContext;
@@ -27,7 +28,7 @@ import org.jooq.DSLContext;
  * <p>The queue is bounded: a caller waits for room up to {@code maxWait}, then is told the service is busy. Runs on a
  * platform thread of its own, so the native SQLite calls and the sync never pin a virtual thread's carrier.
  */
-final class GroupCommitWriter implements Writes, AutoCloseable {
+public final class GroupCommitWriter implements Writes, AutoCloseable {
 
     private record Queued<T>(Write<T> write, CompletableFuture<T> answer) {
     }
@@ -44,7 +45,7 @@ final class GroupCommitWriter implements Writes, AutoCloseable {
     private volatile boolean closed;
 
     /** Not running until {@link #start()}: writes submitted before queue up and form the first group. */
-    GroupCommitWriter(DSLContext dsl, int maxGroup, int capacity, Duration maxWait) {
+    public GroupCommitWriter(DSLContext dsl, int maxGroup, int capacity, Duration maxWait) {
         this.dsl = dsl;
         this.maxGroup = maxGroup;
         this.maxWait = maxWait;
@@ -52,7 +53,7 @@ final class GroupCommitWriter implements Writes, AutoCloseable {
         this.thread = Thread.ofPlatform().name("donor-writer").daemon().unstarted(this::run);
     }
 
-    GroupCommitWriter start() {
+    public GroupCommitWriter start() {
         thread.start();
         return this;
     }
@@ -83,22 +84,26 @@ final class GroupCommitWriter implements Writes, AutoCloseable {
     }
 
     /** How many groups have committed: fewer than the writes in them when grouping works. */
-    long commits() {
+    @Override
+    public long commits() {
         return commits.get();
     }
 
     /** How many writes the committed groups held. */
-    long committedWrites() {
+    @Override
+    public long committedWrites() {
         return committedWrites.get();
     }
 
     /** How many writes wait for the next group. */
-    int queued() {
+    @Override
+    public int queued() {
         return queue.size();
     }
 
     /** Why the writer cannot take writes now, if it cannot: stopped, or inside one commit for longer than stuckAfter. */
-    Optional<String> problem(Duration stuckAfter) {
+    @Override
+    public Optional<String> problem(Duration stuckAfter) {
         if (!thread.isAlive() || closed) {
             return Optional.of("the database writer is not running");
         }

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.postgres;
 
 import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
@@ -6,6 +6,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.donordata.adapters.sql.OnceAMinute;
+import org.donordata.adapters.sql.Sequencing;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -20,7 +22,7 @@ import org.jooq.impl.DSL;
  * old snapshot's xmax), every id up to L is committed or gone for good, and the donors up to L are numbered in id
  * order. Ids drawn later are larger than L.
  */
-final class OrdinalNumbering implements AutoCloseable {
+public final class OrdinalNumbering implements AutoCloseable {
 
     /** How often a round runs: pages read the donors not numbered yet by id, so fewer of them is all it buys. */
     static final long ROUND_MILLIS = 100;
@@ -38,6 +40,7 @@ final class OrdinalNumbering implements AutoCloseable {
     private final ScheduledExecutorService rounds;
     private final String idSequence;
     private Horizon pending;
+    private final OnceAMinute failureLogged = new OnceAMinute();
 
     private OrdinalNumbering(DSLContext dsl) {
         this.dsl = dsl;
@@ -46,20 +49,25 @@ final class OrdinalNumbering implements AutoCloseable {
                 .factory());
     }
 
-    static OrdinalNumbering start(DSLContext dsl) {
+    /** A numbering whose rounds run only when called, for tests that must know how many have run. */
+    public static OrdinalNumbering unscheduled(DSLContext dsl) {
+        return new OrdinalNumbering(dsl);
+    }
+
+    public static OrdinalNumbering start(DSLContext dsl) {
         OrdinalNumbering numbering = new OrdinalNumbering(dsl);
         numbering.rounds.scheduleWithFixedDelay(numbering::roundLoggingFailures, 0, ROUND_MILLIS, TimeUnit.MILLISECONDS);
         return numbering;
     }
 
     /** Numbers what the horizon seen last round allows, then looks at where the horizon is now. */
-    synchronized void round() {
+    public synchronized void round() {
         dsl.transaction(configuration -> {
             DSLContext tx = configuration.dsl();
-            if (!tx.fetchValue(DSL.field("pg_try_advisory_xact_lock(" + Sequencing.NUMBERING_LOCK + ")", Boolean.class))) {
+            if (!tx.fetchValue(DSL.field("pg_try_advisory_xact_lock(" + PostgresKind.NUMBERING_LOCK + ")", Boolean.class))) {
                 return;
             }
-            long oldestRunning = tx.fetchValue(DatabaseKind.OLDEST_RUNNING);
+            long oldestRunning = tx.fetchValue(PostgresKind.OLDEST_RUNNING);
             if (pending != null && oldestRunning >= pending.xmax()) {
                 long through = Math.min(pending.lastId(),
                         tx.fetchValue(SEQUENCING.NUMBERED_THROUGH) + MAX_PER_ROUND);
@@ -78,13 +86,16 @@ final class OrdinalNumbering implements AutoCloseable {
         }
     }
 
+    // The next round tries again; meanwhile pages read the donors not numbered yet by id, more slowly. Rounds run ten
+    // times a second, so a database that is down for a while is logged once a minute, not ten times a second.
     private void roundLoggingFailures() {
         try {
             round();
         } catch (RuntimeException e) {
-            // The next round tries again; meanwhile pages read the donors not numbered yet by id, more slowly.
-            System.getLogger(OrdinalNumbering.class.getName()).log(System.Logger.Level.WARNING,
-                    "Numbering new donors failed; retrying", e);
+            if (failureLogged.due()) {
+                System.getLogger(OrdinalNumbering.class.getName()).log(System.Logger.Level.WARNING,
+                        "Numbering new donors failed; retrying every " + ROUND_MILLIS + " ms, logged once a minute", e);
+            }
         }
     }
 

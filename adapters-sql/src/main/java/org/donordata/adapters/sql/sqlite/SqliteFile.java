@@ -1,9 +1,13 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.sqlite;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Properties;
 
 import org.sqlite.SQLiteConfig;
@@ -13,17 +17,46 @@ final class SqliteFile {
 
     private static final String PREFIX = "jdbc:sqlite:";
     private static final int BUSY_TIMEOUT_MILLIS = 5000;
+    private static final long ROOM_TO_WRITE = 1024 * 1024;
 
     private SqliteFile() {
     }
 
     /**
-     * Creates the database file's directory if it is missing (SQLite creates the file, not its directory).
+     * Creates the database file and its directory if they are missing, readable by their owner only (SQLite would
+     * create the file with the process's umask, and not its directory).
      *
      * @throws IllegalArgumentException for an in-memory database: every pooled connection would get its own
      *         empty one
      */
     static void prepareDirectory(String jdbcUrl) {
+        Path file = file(jdbcUrl);
+        Path directory = file.getParent();
+        boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+        try {
+            if (!Files.isDirectory(directory)) {
+                Files.createDirectories(directory, posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwx------"))} : new FileAttribute<?>[0]);
+            }
+            // Donor data is personal data: a new database is readable by its owner only. SQLite opens an empty file as
+            // a new database, and gives its WAL and shared-memory files the same mode.
+            if (!Files.exists(file) && posix) {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
+        } catch (FileAlreadyExistsException createdMeanwhile) {
+            // Another process made it first, with its own mode.
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create the SQLite database file or its directory: " + file, e);
+        }
+    }
+
+    /**
+     * The database file a URL names.
+     *
+     * @throws IllegalArgumentException for an in-memory database: every pooled connection would get its own
+     *         empty one
+     */
+    static Path file(String jdbcUrl) {
         String name = jdbcUrl.substring(PREFIX.length());
         int query = name.indexOf('?');
         boolean inMemory = query >= 0 && name.substring(query).contains("mode=memory");
@@ -33,11 +66,19 @@ final class SqliteFile {
             throw new IllegalArgumentException("An in-memory SQLite database cannot be shared by a connection pool;"
                     + " name a file instead, such as jdbc:sqlite:data/donors.db.");
         }
-        Path directory = Path.of(name).toAbsolutePath().getParent();
+        return Path.of(name).toAbsolutePath();
+    }
+
+    /**
+     * Whether the file system of the database has room for writes again after it was full: a mebibyte free, more
+     * than a group commit of the largest donors writes. A small write may succeed on a full file system (SQLite
+     * reuses its WAL file's space), so a successful write alone does not show that room was made.
+     */
+    static boolean hasRoomToWrite(String jdbcUrl) {
         try {
-            Files.createDirectories(directory);
+            return Files.getFileStore(file(jdbcUrl).getParent()).getUsableSpace() >= ROOM_TO_WRITE;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create the directory of the SQLite database: " + directory, e);
+            return false;
         }
     }
 
@@ -54,7 +95,7 @@ final class SqliteFile {
     /**
      * @throws IllegalArgumentException for a file that stores its text as UTF-16 (one made by another tool with
      *         {@code PRAGMA encoding}): donor texts are read as the file's own bytes, taken to be UTF-8
-     *         (DatabaseKind.SQLITE's text)
+     *         (SqliteKind.text)
      */
     static void requireUtf8(java.sql.Connection connection) throws java.sql.SQLException {
         try (java.sql.Statement query = connection.createStatement();

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.sqlite;
 
 import java.time.Instant;
 import java.time.LocalDateTime;

@@ -1,0 +1,195 @@
+package org.donordata.adapters.sql;
+
+import java.net.ConnectException;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Instant;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import org.donordata.application.Application;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.ApplicationRepository;
+import org.donordata.application.KeyHash;
+import org.donordata.application.StorageUnavailableException;
+import org.donordata.application.StorageUnavailableException.Cause;
+
+/**
+ * The database failing in a way that is no bug: it cannot be reached (stopped, restarted, the network cut), or it has
+ * no space left to write, as its own driver says ({@link DatabaseKind#unavailability}). Every read and write of the
+ * repositories passes through here, and such a failure leaves as a {@link StorageUnavailableException}, which the
+ * driving adapters answer as temporary (HTTP 503). Each is counted; the log says so once a minute at most, not once a
+ * request; and a full database keeps the node unready until it has room again ({@link #fullSince}).
+ */
+final class StorageFailures {
+
+    private static final System.Logger LOG = System.getLogger(StorageFailures.class.getName());
+
+    private final DatabaseKind kind;
+    private final AtomicLong unreachable = new AtomicLong();
+    private final AtomicLong full = new AtomicLong();
+    private final OnceAMinute logged = new OnceAMinute();
+    private volatile Instant fullSince;
+
+    StorageFailures(DatabaseKind kind) {
+        this.kind = kind;
+    }
+
+    <T> T read(Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (RuntimeException failure) {
+            throw translated(failure, false);
+        }
+    }
+
+    <T> T write(Supplier<T> write) {
+        try {
+            T written = write.get();
+            if (kind.aWriteShowsRoom()) {
+                fullSince = null;
+            }
+            return written;
+        } catch (RuntimeException failure) {
+            throw translated(failure, true);
+        }
+    }
+
+    /** When a write last failed for want of space, if no write has succeeded since; else null. */
+    Instant fullSince() {
+        return fullSince;
+    }
+
+    /** The database has room to write again, as it says itself (DatabaseKind.hasRoomToWrite). */
+    void roomAgain() {
+        fullSince = null;
+    }
+
+    /** How many reads and writes failed because the database could not be reached. */
+    long unreachableCount() {
+        return unreachable.get();
+    }
+
+    /** How many writes failed because the database had no space left. */
+    long fullCount() {
+        return full.get();
+    }
+
+    /** The failure as the ports report it: a StorageUnavailableException when it is one, else itself. */
+    RuntimeException translated(RuntimeException failure, boolean write) {
+        if (failure instanceof StorageUnavailableException) {
+            return failure;
+        }
+        Optional<Cause> cause = causeOf(failure);
+        if (cause.isEmpty()) {
+            return failure;
+        }
+        String detail;
+        if (cause.get() == Cause.FULL) {
+            full.incrementAndGet();
+            if (fullSince == null) {
+                fullSince = Instant.now();
+            }
+            detail = "the database has no space left: writes are refused until space is freed";
+        } else {
+            unreachable.incrementAndGet();
+            detail = "the database cannot be reached";
+        }
+        logAtMostOnceAMinute(detail, failure);
+        // A write whose connection ended may have committed first; one refused for want of space was rolled back.
+        return new StorageUnavailableException(cause.get(), write && cause.get() == Cause.UNREACHABLE, detail);
+    }
+
+    private Optional<Cause> causeOf(Throwable failure) {
+        Set<Throwable> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Throwable at = failure; at != null && seen.add(at); at = at.getCause()) {
+            if (at instanceof SQLTransientConnectionException || at instanceof ConnectException) {
+                // HikariCP found no connection in time (the server does not answer), or the driver could not connect.
+                return Optional.of(Cause.UNREACHABLE);
+            }
+            if (at instanceof SQLException sql) {
+                for (SQLException each = sql; each != null; each = each.getNextException()) {
+                    Optional<Cause> cause = kind.unavailability(each);
+                    if (cause.isPresent()) {
+                        return cause;
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void logAtMostOnceAMinute(String detail, Throwable failure) {
+        if (logged.due()) {
+            LOG.log(System.Logger.Level.WARNING, detail + " (" + firstLine(failure) + "); requests that need it are"
+                    + " answered 503 meanwhile, and this is logged once a minute at most");
+        }
+    }
+
+    private static String firstLine(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return String.valueOf(root.getMessage()).lines().findFirst().orElse("").strip();
+    }
+
+    /** Reads through this. */
+    Reads guard(Reads reads) {
+        return new Reads() {
+            @Override
+            public <T> T query(String sql, Query<T> query) {
+                return read(() -> reads.query(sql, query));
+            }
+        };
+    }
+
+    /** Writes through this. */
+    Writes guard(Writes writes) {
+        return new Writes() {
+            @Override
+            public <T> T write(Write<T> write) {
+                return StorageFailures.this.write(() -> writes.write(write));
+            }
+
+            @Override
+            public <T> T writeStatement(Write<T> write) {
+                return StorageFailures.this.write(() -> writes.writeStatement(write));
+            }
+        };
+    }
+
+    /** An application repository whose every call passes through this. */
+    ApplicationRepository guard(ApplicationRepository applications) {
+        return new ApplicationRepository() {
+            @Override
+            public Application create(String name, KeyHash keyHash, Instant now) {
+                return write(() -> applications.create(name, keyHash, now));
+            }
+
+            @Override
+            public List<Application> list() {
+                return read(applications::list);
+            }
+
+            @Override
+            public Optional<Application> findByName(String name) {
+                return read(() -> applications.findByName(name));
+            }
+
+            @Override
+            public Optional<Application> findByKeyHash(KeyHash keyHash) {
+                return read(() -> applications.findByKeyHash(keyHash));
+            }
+
+            @Override
+            public boolean replaceKey(ApplicationId id, KeyHash keyHashOrNull) {
+                return write(() -> applications.replaceKey(id, keyHashOrNull));
+            }
+        };
+    }
+}

@@ -1,0 +1,269 @@
+package org.donordata.adapters.sql.postgres;
+
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+import javax.sql.DataSource;
+
+import org.donordata.adapters.sql.CopiedTable;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.DatabaseSettings;
+import org.donordata.adapters.sql.DonorQueries;
+import org.donordata.adapters.sql.NamedQuery;
+import org.donordata.adapters.sql.Reads;
+import org.donordata.adapters.sql.UniqueConstraint;
+import org.donordata.adapters.sql.Writes;
+import org.donordata.application.StorageUnavailableException;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.QueryPart;
+import org.jooq.Record;
+import org.jooq.ResultQuery;
+import org.jooq.Select;
+import org.jooq.SQLDialect;
+import org.jooq.SelectForUpdateStep;
+import org.jooq.impl.DSL;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.PSQLState;
+import org.postgresql.util.ServerErrorMessage;
+
+/**
+ * PostgreSQL, as this adapter uses it: any number of nodes on one server, a pooled connection per read and a
+ * transaction per write, change numbers from transaction ids made exact by the snapshot's horizon, ordinals numbered
+ * off the request path ({@link OrdinalNumbering}). Everything PostgreSQL does its own way is here.
+ */
+public final class PostgresKind implements DatabaseKind {
+
+    public static final PostgresKind INSTANCE = new PostgresKind();
+
+    /** The oldest transaction still running (all below it have ended), in the reading statement's snapshot. */
+    public static final Field<Long> OLDEST_RUNNING = DSL.field("pg_snapshot_xmin(pg_current_snapshot())::text::bigint",
+            Long.class);
+
+    /**
+     * The advisory lock a numbering round holds, every node's rounds and a copy's alike. Advisory locks are per
+     * database, so the key is the hash of the schema-qualified id sequence: installations in two schemas of one database
+     * do not wait for each other.
+     */
+    static final String NUMBERING_LOCK = "hashtextextended(pg_get_serial_sequence('donors', 'id'), 0)";
+
+    /** The id of the current transaction, which the server assigns when first asked. */
+    public static final Field<Long> TRANSACTION_ID = DSL.field("pg_current_xact_id()::text::bigint", Long.class);
+
+    private PostgresKind() {
+    }
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public String urlForm() {
+        return "jdbc:postgresql://<host>/<database>";
+    }
+
+    @Override
+    public SQLDialect dialect() {
+        return SQLDialect.POSTGRES;
+    }
+
+    @Override
+    public String migrations() {
+        return "classpath:db/migration/postgresql";
+    }
+
+    // HikariCP's own default: the server handles concurrency, and several nodes still fit under its default
+    // max_connections of 100.
+    @Override
+    public int defaultMaxPoolSize() {
+        return 10;
+    }
+
+    @Override
+    public Instant instant(ResultSet row, int column) throws SQLException {
+        OffsetDateTime stamp = row.getObject(column, OffsetDateTime.class);
+        return stamp == null ? null : stamp.toInstant();
+    }
+
+    @Override
+    public String text(ResultSet row, int column) throws SQLException {
+        return row.getString(column);
+    }
+
+    // Locks the row until commit, so a concurrent writer waits and then reads this one's result.
+    @Override
+    public <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select) {
+        return select.forUpdate();
+    }
+
+    // An advisory lock on a hash of the key, held to commit: a rare collision of two keys' hashes only makes
+    // their creates wait for each other.
+    @Override
+    public void lockKey(DSLContext tx, long application, String key) {
+        tx.connection(connection -> {
+            try (var lock = connection.prepareStatement("select pg_advisory_xact_lock(hashtextextended(?, ?))")) {
+                lock.setString(1, key);
+                lock.setLong(2, application);
+                lock.executeQuery().close();
+            }
+        });
+    }
+
+    // The transaction's id, and so the same for every change it makes; the V4 migration says why it is exact.
+    @Override
+    public Field<Long> changeNumber() {
+        return TRANSACTION_ID.plus(DSL.field(DSL.select(SEQUENCING.CHANGE_OFFSET).from(SEQUENCING)));
+    }
+
+    @Override
+    public Long drawChange(DSLContext tx) {
+        return null;
+    }
+
+    @Override
+    public Object stored(Instant instant) {
+        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    // Below the oldest transaction still running in the reading statement's snapshot, no change can commit any
+    // more: every transaction that could is running (so at or above it) or has not begun (so above its xmax).
+    @Override
+    public Condition changesFinal(Field<Long> changeSeq) {
+        return changeSeq.lt(OLDEST_RUNNING.plus(DSL.field(DSL.select(SEQUENCING.CHANGE_OFFSET).from(SEQUENCING))));
+    }
+
+    @Override
+    public boolean numbersAtInsert() {
+        return false;
+    }
+
+    // The change number is computed in the insert (changeNumber), and the ordinal numbered later.
+    @Override
+    public boolean insertIsOneStatement() {
+        return true;
+    }
+
+    // OrdinalNumbering numbers it shortly after.
+    @Override
+    public void numberAtInsert(DSLContext tx, long application, long donorId) {
+    }
+
+    // The server's disk is not this node's to measure: a write that changes nothing but makes a new row version.
+    @Override
+    public boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
+        try {
+            writes.write(tx -> tx.execute("update sequencing set last_change = last_change"));
+            return true;
+        } catch (RuntimeException stillFailing) {
+            return false;
+        }
+    }
+
+    @Override
+    public boolean aWriteShowsRoom() {
+        return true;
+    }
+
+    @Override
+    public void prepare(String jdbcUrl) {
+    }
+
+    @Override
+    public void checkOpened(Connection connection) {
+    }
+
+    @Override
+    public Properties connectionProperties() {
+        return new Properties();
+    }
+
+    // The server and every node's pool handle concurrent readers and writers; new donors are numbered off the
+    // request path (OrdinalNumbering).
+    @Override
+    public Access access(DSLContext dsl, DataSource pool, DatabaseSettings settings) {
+        return new Access(new Reads.Pooled(pool), new Writes.TransactionPerWrite(dsl),
+                List.of(OrdinalNumbering.start(dsl)));
+    }
+
+    @Override
+    public void beforeClose(DataSource pool) {
+    }
+
+    // PostgreSQL names the constraint (or unique index) that was violated.
+    @Override
+    public boolean violates(SQLException failure, UniqueConstraint constraint) {
+        if (!(failure instanceof PSQLException postgres)) {
+            return false;
+        }
+        ServerErrorMessage detail = postgres.getServerErrorMessage();
+        return PSQLState.UNIQUE_VIOLATION.getState().equals(postgres.getSQLState()) && detail != null
+                && constraint.name().equals(detail.getConstraint());
+    }
+
+    @Override
+    public boolean isConstraintViolation(SQLException failure) {
+        return failure.getSQLState() != null && failure.getSQLState().startsWith("23");
+    }
+
+    // A value for a GENERATED ALWAYS identity needs OVERRIDING SYSTEM VALUE, which jOOQ cannot render yet
+    // (jOOQ/jOOQ#12695).
+    @Override
+    public QueryPart keepingGivenIds() {
+        return DSL.keyword("overriding system value");
+    }
+
+    // Never moves the sequence back, for an id it has handed out may belong to a row deleted since. No row at all
+    // (HAVING) leaves it alone: setval cannot set a fresh sequence to "nothing handed out yet". A table without
+    // a sequence (installation_secrets) has none to move.
+    @Override
+    public void moveIdGeneratorPast(DSLContext tx, CopiedTable copied) {
+        tx.fetch("select setval(pg_get_serial_sequence({0}, {1}),"
+                        + " greatest(max({2}), coalesce(pg_sequence_last_value(pg_get_serial_sequence({0}, {1})), 0)))"
+                        + " from {3} having max({2}) is not null and pg_get_serial_sequence({0}, {1}) is not null",
+                DSL.inline(copied.tableName()), DSL.inline(copied.id().getName()), copied.id().getUnqualifiedName(),
+                copied.table());
+    }
+
+    // Skips rows other transactions hold (their purges, or a create replacing its own expired key): never waits,
+    // never deadlocks with them.
+    @Override
+    public <R extends Record> Select<R> skippingLocked(SelectForUpdateStep<R> select) {
+        return select.forUpdate().skipLocked();
+    }
+
+    // One numbering at a time: the job's rounds on every node and a copy's alike.
+    @Override
+    public void lockNumbering(DSLContext tx) {
+        tx.fetchValue(DSL.field("pg_advisory_xact_lock(" + NUMBERING_LOCK + ")", Object.class));
+    }
+
+    // Class 08: the connection failed or ended; 57P01-57P03: the server is shutting down, crashed or starting;
+    // 53300: too many connections; 53100: no disk space left.
+    @Override
+    public Optional<StorageUnavailableException.Cause> unavailability(SQLException failure) {
+        String state = failure.getSQLState();
+        if (state == null) {
+            return Optional.empty();
+        }
+        if (state.equals("53100")) {
+            return Optional.of(StorageUnavailableException.Cause.FULL);
+        }
+        if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")
+                || state.equals("53300")) {
+            return Optional.of(StorageUnavailableException.Cause.UNREACHABLE);
+        }
+        return Optional.empty();
+    }
+}

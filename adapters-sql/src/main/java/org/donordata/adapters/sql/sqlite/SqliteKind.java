@@ -1,0 +1,275 @@
+package org.donordata.adapters.sql.sqlite;
+
+import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+import javax.sql.DataSource;
+
+import org.donordata.adapters.sql.CopiedTable;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.DatabaseSettings;
+import org.donordata.adapters.sql.DonorQueries;
+import org.donordata.adapters.sql.NamedQuery;
+import org.donordata.adapters.sql.Reads;
+import org.donordata.adapters.sql.Sequencing;
+import org.donordata.adapters.sql.UniqueConstraint;
+import org.donordata.adapters.sql.Writes;
+import org.donordata.application.StorageUnavailableException;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.QueryPart;
+import org.jooq.Record;
+import org.jooq.ResultQuery;
+import org.jooq.Select;
+import org.jooq.SQLDialect;
+import org.jooq.SelectForUpdateStep;
+import org.jooq.impl.DSL;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * SQLite, as this adapter uses it: one file, written by one writer that groups writes into shared commits
+ * ({@link GroupCommitWriter}), read by connections of their own ({@link SqliteReaders}), timestamps as text
+ * ({@link SqliteTimestamps}), the file and its pragmas ({@link SqliteFile}). Everything SQLite does its own way is
+ * here.
+ */
+public final class SqliteKind implements DatabaseKind {
+
+    public static final SqliteKind INSTANCE = new SqliteKind();
+
+    /** The most writes one commit takes; more wait for the next one. */
+    public static final int MAX_WRITES_PER_COMMIT = 256;
+    /** Writes queued beyond this wait for room (backpressure), up to the connection timeout. */
+    public static final int MAX_QUEUED_WRITES = 4_096;
+
+    // Rendered once: a create pays for no rendering.
+    private static final NamedQuery NUMBER_AT_INSERT = NamedQuery.render(DSL.using(SQLDialect.SQLITE),
+            DSL.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL, DONOR_ORDINALS.DONOR_ID)
+                    .select(DSL.select(DSL.param(DonorQueries.APPLICATION, Long.class),
+                            DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)).plus(DSL.inline(1L)),
+                            DSL.param(DonorQueries.ID, Long.class))
+                            .from(DONOR_ORDINALS)
+                            .where(DONOR_ORDINALS.APPLICATION_ID.eq(DSL.param(DonorQueries.APPLICATION, Long.class)))));
+    private static final NamedQuery NUMBERED_THROUGH = NamedQuery.render(DSL.using(SQLDialect.SQLITE),
+            DSL.update(SEQUENCING).set(SEQUENCING.NUMBERED_THROUGH, DSL.param(DonorQueries.ID, Long.class)));
+
+    private static final String DRAW_CHANGE =
+            "update sequencing set last_change = last_change + 1 returning last_change";
+
+    private SqliteKind() {
+    }
+
+    @Override
+    public String name() {
+        return "sqlite";
+    }
+
+    @Override
+    public String urlForm() {
+        return "jdbc:sqlite:<file>";
+    }
+
+    @Override
+    public SQLDialect dialect() {
+        return SQLDialect.SQLITE;
+    }
+
+    @Override
+    public String migrations() {
+        return "classpath:db/migration/sqlite";
+    }
+
+    // The file has one writer at a time whatever the pool size, and reads mostly use connections of their own, so a
+    // few suffice.
+    @Override
+    public int defaultMaxPoolSize() {
+        return 4;
+    }
+
+    @Override
+    public Instant instant(ResultSet row, int column) throws SQLException {
+        String stamp = text(row, column);
+        return stamp == null ? null : SqliteTimestamps.instant(stamp);
+    }
+
+    // sqlite-jdbc's getString wraps SQLite's text in a direct ByteBuffer from native code and decodes that: twice
+    // the cost of copying the same UTF-8 bytes out as an array (getBytes of a text is its bytes) and decoding them
+    // in Java, and a page reads 30 donors of a dozen texts each (docs/performance.md has the figures).
+    @Override
+    public String text(ResultSet row, int column) throws SQLException {
+        byte[] utf8 = row.getBytes(column);
+        return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    // SQLite knows no FOR UPDATE and needs none: its transactions begin IMMEDIATE, holding the database's write
+    // lock before the read.
+    @Override
+    public <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select) {
+        return select;
+    }
+
+    // Writes are serial already: the single writer runs them one after the other.
+    @Override
+    public void lockKey(DSLContext tx, long application, String key) {
+    }
+
+    // Drawn by drawChange, under the database's single write lock, so numbers follow commit order.
+    @Override
+    public Field<Long> changeNumber() {
+        return DSL.param(DonorQueries.CHANGE, Long.class);
+    }
+
+    @Override
+    public Long drawChange(DSLContext tx) {
+        return tx.connectionResult(connection -> {
+            try (var draw = connection.prepareStatement(DRAW_CHANGE); var drawn = draw.executeQuery()) {
+                drawn.next();
+                return drawn.getLong(1);
+            }
+        });
+    }
+
+    @Override
+    public Object stored(Instant instant) {
+        return SqliteTimestamps.text(instant);
+    }
+
+    // Readers see whole commits, and numbers are drawn in commit order.
+    @Override
+    public Condition changesFinal(Field<Long> changeSeq) {
+        return DSL.noCondition();
+    }
+
+    @Override
+    public boolean numbersAtInsert() {
+        return true;
+    }
+
+    // The insert, its change number and its ordinal.
+    @Override
+    public boolean insertIsOneStatement() {
+        return false;
+    }
+
+    // Under the single write lock, which orders the ids too: the later id always gets the larger ordinal.
+    @Override
+    public void numberAtInsert(DSLContext tx, long application, long donorId) {
+        NUMBER_AT_INSERT.execute(tx, DonorQueries.APPLICATION, application, DonorQueries.ID, donorId);
+        NUMBERED_THROUGH.execute(tx, DonorQueries.ID, donorId);
+    }
+
+    @Override
+    public boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
+        return SqliteFile.hasRoomToWrite(jdbcUrl);
+    }
+
+    // A small write may succeed on a full file system, reusing the WAL file's space.
+    @Override
+    public boolean aWriteShowsRoom() {
+        return false;
+    }
+
+    // SQLite creates the file, not its directory.
+    @Override
+    public void prepare(String jdbcUrl) {
+        SqliteFile.prepareDirectory(jdbcUrl);
+    }
+
+    @Override
+    public void checkOpened(Connection connection) throws SQLException {
+        SqliteFile.requireUtf8(connection);
+    }
+
+    @Override
+    public Properties connectionProperties() {
+        return SqliteFile.connectionProperties();
+    }
+
+    // SQLite allows one writer at a time and syncs on every commit: one writer groups the writes into shared
+    // commits. Reads use connections of their own, one per core, each on a thread of its own (SqliteReaders):
+    // more could not run at once, since reads are CPU work inside SQLite.
+    @Override
+    public Access access(DSLContext dsl, DataSource pool, DatabaseSettings settings) {
+        SqliteReaders readers = SqliteReaders.open(settings.jdbcUrl(), SqliteFile.connectionProperties(),
+                Math.max(2, Runtime.getRuntime().availableProcessors()));
+        GroupCommitWriter writer = new GroupCommitWriter(dsl, MAX_WRITES_PER_COMMIT,
+                MAX_QUEUED_WRITES, settings.connectionTimeout()).start();
+        return new Access(readers, writer, List.of(writer, readers));
+    }
+
+    // Empties the WAL into the file at a clean stop, so no older page version (which may hold erased data) stays.
+    @Override
+    public void beforeClose(DataSource pool) {
+        try (Connection connection = pool.getConnection()) {
+            SqliteFile.truncateWal(connection);
+        } catch (SQLException e) {
+            // Another process still has the file open (the service, while a command runs): its own stop does it.
+        }
+    }
+
+    // SQLite names no constraint, only its columns: "UNIQUE constraint failed: donors.application_id, ...".
+    @Override
+    public boolean violates(SQLException failure, UniqueConstraint constraint) {
+        return failure instanceof SQLiteException sqlite
+                && sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
+                && String.valueOf(sqlite.getMessage()).contains("constraint failed: " + constraint.columns() + ")");
+    }
+
+    // SQLite gives jOOQ no SQLState; its extended result codes keep the primary code in the low byte.
+    @Override
+    public boolean isConstraintViolation(SQLException failure) {
+        return failure instanceof SQLiteException sqlite
+                && (sqlite.getResultCode().code & 0xFF) == SQLiteErrorCode.SQLITE_CONSTRAINT.code;
+    }
+
+    // SQLite takes an explicit id as it is.
+    @Override
+    public QueryPart keepingGivenIds() {
+        return DSL.sql("");
+    }
+
+    // AUTOINCREMENT keeps sqlite_sequence at the largest id ever inserted, explicit ones included.
+    @Override
+    public void moveIdGeneratorPast(DSLContext tx, CopiedTable copied) {
+    }
+
+    // SQLite's writers are serial: nothing is locked by another.
+    @Override
+    public <R extends Record> Select<R> skippingLocked(SelectForUpdateStep<R> select) {
+        return select;
+    }
+
+    // Numbering runs in writes, which are serial.
+    @Override
+    public void lockNumbering(DSLContext tx) {
+    }
+
+    // Extended result codes keep the primary code in the low byte. SQLITE_FULL rolls the transaction back.
+    @Override
+    public Optional<StorageUnavailableException.Cause> unavailability(SQLException failure) {
+        if (!(failure instanceof SQLiteException sqlite)) {
+            return Optional.empty();
+        }
+        int primary = sqlite.getResultCode().code & 0xFF;
+        if (primary == SQLiteErrorCode.SQLITE_FULL.code) {
+            return Optional.of(StorageUnavailableException.Cause.FULL);
+        }
+        if (primary == SQLiteErrorCode.SQLITE_BUSY.code || primary == SQLiteErrorCode.SQLITE_LOCKED.code
+                || primary == SQLiteErrorCode.SQLITE_IOERR.code || primary == SQLiteErrorCode.SQLITE_CANTOPEN.code) {
+            return Optional.of(StorageUnavailableException.Cause.UNREACHABLE);
+        }
+        return Optional.empty();
+    }
+}

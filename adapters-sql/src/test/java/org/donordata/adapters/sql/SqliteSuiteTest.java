@@ -1,0 +1,57 @@
+package org.donordata.adapters.sql;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Nested;
+
+/**
+ * Everything SQLite must pass, in one class (docs/architecture.md, "a further database"): every port contract, the
+ * storage and ordinal contracts, and its own kind's contract. Copies between databases are tested pairwise
+ * (SqliteToSqliteDatabaseCopyTest and the PostgreSQL pairs).
+ */
+class SqliteSuiteTest {
+
+    private static TestDatabase sqlite(Path directory) {
+        return TestDatabase.sqlite(directory);
+    }
+
+    @Nested
+    class Donors extends SqlDonorRepositoryContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Applications extends SqlApplicationRepositoryContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Storage extends SqlStorageContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Ordinals extends DonorOrdinalContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Kind extends DatabaseKindContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A database that cannot take writes for a while: PostgreSQL cut off under writers, SQLite on a full file system.
+ * Either way every request gets an answer (a 503 with Retry-After while the database is unusable, never a 500), the
+ * log says so once, readiness says why, nothing acknowledged is lost, and writes resume by themselves afterwards.
+ */
+class StorageTroubleTest {
+
+    private static final String KEY = "storage-trouble-test-key-0123456789";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(120)
+    void writersGet503NeverA500WhilePostgresIsCutOffAndNothingAcknowledgedIsLost() throws Exception {
+        try (TestDatabase database = TestDatabase.postgres(); TcpProxy proxy = new TcpProxy(5432)) {
+            Map<String, String> env = new HashMap<>(database.env());
+            env.put("DONORS_DB_URL", database.env().get("DONORS_DB_URL").replace(":5432/", ":" + proxy.port() + "/"));
+            env.putAll(Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY, "DONORS_DB_CONNECTION_TIMEOUT_MS", "1000",
+                    "DONORS_RATE_LIMIT_PER_SECOND", "1000000"));
+            try (RunningService service = RunningService.start(Settings.fromEnvironment(env),
+                    new PrintStream(new ByteArrayOutputStream()))) {
+                ApiClient client = new ApiClient(service.port());
+                Map<String, Long> stored = new ConcurrentHashMap<>();
+                ConcurrentLinkedQueue<String> unsure = new ConcurrentLinkedQueue<>();
+                ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+                AtomicBoolean running = new AtomicBoolean(true);
+                AtomicBoolean restored = new AtomicBoolean();
+                CountDownLatch warmedUp = new CountDownLatch(50);
+                CountDownLatch refused = new CountDownLatch(8);
+                CountDownLatch resumed = new CountDownLatch(50);
+                List<Thread> writers = new ArrayList<>();
+                for (int w = 0; w < 8; w++) {
+                    writers.add(Thread.ofPlatform().daemon().start(() -> {
+                        while (running.get()) {
+                            String key = UUID.randomUUID().toString();
+                            try {
+                                ApiClient.Response answer = client.postIdempotent("/api/v1/donors", KEY, key, body(key));
+                                if (answer.status() == 201) {
+                                    stored.put(key, answer.body().getJsonNumber("data").longValue());
+                                    warmedUp.countDown();
+                                    if (restored.get()) {
+                                        resumed.countDown();
+                                    }
+                                } else if (answer.status() == 503 && "5".equals(answer.header("Retry-After"))
+                                        && answer.body().getString("msg").startsWith("The database cannot be reached now")) {
+                                    unsure.add(key);
+                                    refused.countDown();
+                                } else {
+                                    failures.add(answer.status() + " " + answer.body());
+                                }
+                            } catch (Throwable unexpected) {
+                                failures.add(String.valueOf(unexpected));
+                            }
+                        }
+                    }));
+                }
+                try {
+                    assertTrue(warmedUp.await(30, TimeUnit.SECONDS), "writes before the cut; " + failures);
+                    proxy.cut();
+                    assertTrue(refused.await(30, TimeUnit.SECONDS), "503s while cut off; " + failures);
+                    proxy.restore();
+                    restored.set(true);
+                    assertTrue(resumed.await(30, TimeUnit.SECONDS), "writes after the database came back; " + failures);
+                } finally {
+                    running.set(false);
+                    for (Thread writer : writers) {
+                        assertTrue(writer.join(java.time.Duration.ofSeconds(30)));
+                    }
+                }
+
+                assertEquals(List.of(), List.copyOf(failures), "every answer a 201 or a 503 saying what happened");
+                // A 503 for a write may or may not have stored it: retried with its key, it is stored once.
+                for (String key : unsure) {
+                    ApiClient.Response retried = client.postIdempotent("/api/v1/donors", KEY, key, body(key));
+                    assertEquals(201, retried.status(), retried.body()::toString);
+                    stored.put(key, retried.body().getJsonNumber("data").longValue());
+                }
+                for (long id : stored.values()) {
+                    assertEquals(200, client.get("/api/v1/donors/" + id, KEY).status(), "donor " + id);
+                }
+                assertEquals(stored.size(), count(database), "one donor per key, none lost, none twice");
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void sqliteOnAFullFileSystemAnswers503UntilSpaceIsFreedAndKeepsWhatItAcknowledged() throws Exception {
+        Path mount = Files.createDirectories(dir.resolve("small-disk"));
+        // A 4 MB file system of its own needs root (CI and this project's machines run as root); elsewhere it cannot run.
+        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mount.toString()) == 0,
+                "mounting a 4 MB tmpfs needs root; this test cannot run here");
+        List<LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Handler capture = capture(logged);
+        Logger storageLog = Logger.getLogger("org.donordata.adapters.sql.StorageFailures");
+        storageLog.addHandler(capture);
+        try {
+            Path filler = mount.resolve("filler");
+            Files.write(filler, new byte[3 * 1024 * 1024]);
+            Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
+                    "DONORS_DB_URL", "jdbc:sqlite:" + mount.resolve("donors.db"), "DONORS_RATE_LIMIT_PER_SECOND", "1000000");
+            try (RunningService service = RunningService.start(Settings.fromEnvironment(env),
+                    new PrintStream(new ByteArrayOutputStream()))) {
+                ApiClient client = new ApiClient(service.port());
+                List<Long> acknowledged = new ArrayList<>();
+                int full = 0;
+                for (int i = 0; i < 5_000 && full < 20; i++) {
+                    ApiClient.Response answer = client.postIdempotent("/api/v1/donors", KEY, "k" + i, body("n" + i));
+                    if (answer.status() == 201) {
+                        acknowledged.add(answer.body().getJsonNumber("data").longValue());
+                    } else {
+                        assertEquals(503, answer.status(), answer.body()::toString);
+                        assertEquals("5", answer.header("Retry-After"));
+                        assertTrue(answer.body().getString("msg").contains("no space left"), answer.body()::toString);
+                        full++;
+                    }
+                }
+                assertEquals(20, full, "the file system filled up");
+                HttpResponse<String> ready = get(service.adminPort(), "/observe/health/ready");
+                assertEquals(503, ready.statusCode());
+                assertTrue(ready.body().contains("no space left"), ready.body());
+                java.util.regex.Matcher counted = java.util.regex.Pattern.compile("^donors_db_full_total(\\{.*})? (\\S+)$",
+                        java.util.regex.Pattern.MULTILINE).matcher(get(service.adminPort(), "/observe/metrics").body());
+                assertTrue(counted.find() && Double.parseDouble(counted.group(2)) >= 20, "the writes refused are counted");
+                assertEquals(1, logged.size(), "logged once, not once a request: " + logged.size());
+
+                Files.delete(filler);
+                awaitReady(service.adminPort());
+                assertEquals(201, client.post("/api/v1/donors", KEY, body("after")).status());
+                for (long id : acknowledged) {
+                    assertEquals(200, client.get("/api/v1/donors/" + id, KEY).status(), "donor " + id);
+                }
+            }
+        } finally {
+            storageLog.removeHandler(capture);
+            run("umount", mount.toString());
+        }
+    }
+
+    private static String body(String mark) {
+        return "{\"first_name\":\"Stored\",\"last_name\":\"Once\",\"notes\":\"" + mark + " " + "x".repeat(2_000) + "\"}";
+    }
+
+    private static long count(TestDatabase database) throws Exception {
+        try (Connection connection = DriverManager.getConnection(database.env().get("DONORS_DB_URL"),
+                database.env().get("DONORS_DB_USER"), null);
+                ResultSet counted = connection.createStatement().executeQuery("select count(*) from donors")) {
+            counted.next();
+            return counted.getLong(1);
+        }
+    }
+
+    private static int run(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getInputStream().readAllBytes();
+        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Waits up to 15 s for the readiness probe to answer 200. */
+    private static void awaitReady(int adminPort) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        HttpResponse<String> last;
+        do {
+            last = get(adminPort, "/observe/health/ready");
+            if (last.statusCode() == 200) {
+                return;
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() < deadline);
+        assertEquals(200, last.statusCode(), last.body());
+    }
+
+    private static Handler capture(List<LogRecord> into) {
+        return new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                into.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+}

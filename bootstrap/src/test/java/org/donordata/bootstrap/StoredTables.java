@@ -1,0 +1,154 @@
+package org.donordata.bootstrap;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What a test database holds, read through the catalogue: every table the schema has (today's and any added later),
+ * every row and column. Opens a connection of its own beside the running service (SQLite's WAL lets it read while the
+ * service writes).
+ */
+final class StoredTables implements AutoCloseable {
+
+    private final Connection connection;
+    private final Set<String> skipped;
+
+    /**
+     * @param skipped tables to leave out of {@link #snapshot()}, each for a reason the caller states (such as rows that
+     *        a background job of the service writes on its own schedule)
+     */
+    StoredTables(TestDatabase database, Set<String> skipped) throws SQLException {
+        Map<String, String> env = database.env();
+        this.connection = DriverManager.getConnection(env.get("DONORS_DB_URL"), env.get("DONORS_DB_USER"), null);
+        this.skipped = skipped;
+    }
+
+    StoredTables(TestDatabase database) throws SQLException {
+        this(database, Set.of());
+    }
+
+    /** Every table of the service's schema (its own, not the migration tool's). */
+    List<String> tables() throws SQLException {
+        List<String> tables = new ArrayList<>();
+        DatabaseMetaData catalogue = connection.getMetaData();
+        try (ResultSet found = catalogue.getTables(null, connection.getSchema(), "%", new String[] {"TABLE"})) {
+            while (found.next()) {
+                String table = found.getString("TABLE_NAME");
+                if (!table.startsWith("flyway_") && !table.startsWith("sqlite_")) {
+                    tables.add(table);
+                }
+            }
+        }
+        if (tables.isEmpty()) {
+            throw new IllegalStateException("the catalogue lists no table: is this the service's database?");
+        }
+        return tables;
+    }
+
+    /**
+     * Waits (10 s at most) until every stored donor has its ordinal: PostgreSQL numbers new donors in the background, a
+     * fraction of a second after their commit, so only then do its tables hold still while nothing is written.
+     */
+    void awaitOrdinalsNumbered() throws SQLException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try (PreparedStatement behind = connection.prepareStatement("select (select coalesce(max(id), 0) from donors)"
+                    + " - (select numbered_through from sequencing)");
+                    ResultSet found = behind.executeQuery()) {
+                found.next();
+                if (found.getLong(1) <= 0) {
+                    return;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("donors still without ordinals after 10 s");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    /** Per table (but the skipped ones), its rows in a stable order, each row its column values as text. */
+    Map<String, List<List<String>>> snapshot() throws SQLException {
+        Map<String, List<List<String>>> snapshot = new TreeMap<>();
+        for (String table : tables()) {
+            if (skipped.contains(table)) {
+                continue;
+            }
+            List<List<String>> rows = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement("select * from " + table);
+                    ResultSet found = select.executeQuery()) {
+                int columns = found.getMetaData().getColumnCount();
+                while (found.next()) {
+                    List<String> row = new ArrayList<>(columns);
+                    for (int column = 1; column <= columns; column++) {
+                        Object value = found.getObject(column);
+                        row.add(value instanceof byte[] bytes ? Arrays.toString(bytes) : String.valueOf(value));
+                    }
+                    rows.add(row);
+                }
+            }
+            rows.sort((one, other) -> String.join("\u0001", one).compareTo(String.join("\u0001", other)));
+            snapshot.put(table, rows);
+        }
+        return snapshot;
+    }
+
+    /** Per table, its text columns: where personal data could be kept. */
+    Map<String, List<String>> textColumns() throws SQLException {
+        Map<String, List<String>> columns = new LinkedHashMap<>();
+        DatabaseMetaData catalogue = connection.getMetaData();
+        for (String table : tables()) {
+            try (ResultSet found = catalogue.getColumns(null, connection.getSchema(), table, "%")) {
+                while (found.next()) {
+                    int type = found.getInt("DATA_TYPE");
+                    String typeName = found.getString("TYPE_NAME").toLowerCase();
+                    if (type == Types.VARCHAR || type == Types.CHAR || type == Types.LONGVARCHAR || type == Types.CLOB
+                            || type == Types.NVARCHAR || typeName.contains("text") || typeName.contains("char")
+                            || type == Types.BINARY || type == Types.VARBINARY || type == Types.BLOB
+                            || typeName.contains("json")) {
+                        columns.computeIfAbsent(table, none -> new ArrayList<>()).add(found.getString("COLUMN_NAME"));
+                    }
+                }
+            }
+        }
+        return columns;
+    }
+
+    /** The rows of {@code table} whose column holds {@code text} anywhere in it, as stored (bytes read as UTF-8). */
+    int rowsHolding(String table, String column, String text) throws SQLException {
+        int rows = 0;
+        try (PreparedStatement select = connection.prepareStatement("select " + column + " from " + table);
+                ResultSet found = select.executeQuery()) {
+            while (found.next()) {
+                Object value = found.getObject(1);
+                String stored = value instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
+                        : String.valueOf(value);
+                if (stored.contains(text)) {
+                    rows++;
+                }
+            }
+        }
+        return rows;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+}
