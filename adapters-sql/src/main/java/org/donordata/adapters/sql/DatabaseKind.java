@@ -10,6 +10,7 @@ import java.util.Properties;
 
 import javax.sql.DataSource;
 
+import org.donordata.adapters.sql.mariadb.MariadbKind;
 import org.donordata.adapters.sql.postgres.PostgresKind;
 import org.donordata.adapters.sql.sqlite.SqliteKind;
 import org.donordata.application.StorageUnavailableException;
@@ -26,14 +27,14 @@ import org.jooq.tools.jdbc.JDBCUtils;
 
 /**
  * What a database does its own way, and nothing else: each supported database is one implementation in a package of
- * its own ({@link SqliteKind}, {@link PostgresKind}), chosen by the JDBC URL in {@link #of(String)}, the one place
+ * its own ({@link SqliteKind}, {@link PostgresKind}, {@link MariadbKind}), chosen by the JDBC URL in {@link #of(String)}, the one place
  * that reads it. No other class asks which database it is. docs/architecture.md lists what a new database needs.
  */
 public interface DatabaseKind {
 
     /** Every database this adapter supports. */
     static List<DatabaseKind> all() {
-        return List.of(SqliteKind.INSTANCE, PostgresKind.INSTANCE);
+        return List.of(SqliteKind.INSTANCE, PostgresKind.INSTANCE, MariadbKind.INSTANCE);
     }
 
     /** @throws IllegalArgumentException for a URL of any other database, or no JDBC URL at all */
@@ -44,8 +45,9 @@ public interface DatabaseKind {
                 return kind;
             }
         }
+        List<String> forms = all().stream().map(DatabaseKind::urlForm).toList();
         throw new IllegalArgumentException("Unsupported database URL: expected "
-                + String.join(" or ", all().stream().map(DatabaseKind::urlForm).toList()) + ".");
+                + String.join(", ", forms.subList(0, forms.size() - 1)) + " or " + forms.getLast() + ".");
     }
 
     /** @throws IllegalStateException for a DSLContext of any other database (none is made) */

@@ -76,47 +76,6 @@ abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
     }
 
     /** Migration V3 numbers the donors a database already holds, per application in id order. */
-    @Test
-    void donorsStoredBeforeOrdinalsExistedAreNumberedByTheMigration() throws Exception {
-        Path directory = Files.createDirectories(temporaryDirectory.resolve("before-ordinals"));
-        try (TestDatabase old = newTestDatabase(directory)) {
-            DatabaseSettings settings = old.settings();
-            Flyway.configure()
-                    .dataSource(settings.jdbcUrl(), settings.user(), settings.password())
-                    .locations(DatabaseKind.of(settings.jdbcUrl()).migrations())
-                    .target("2")
-                    .load()
-                    .migrate();
-            try (CloseableDSLContext v2 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
-                for (String name : List.of("first", "second")) {
-                    v2.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, name).set(APPLICATIONS.CREATED_AT, CREATED)
-                            .execute();
-                }
-                List<Long> applications = v2.select(APPLICATIONS.ID).from(APPLICATIONS).orderBy(APPLICATIONS.ID)
-                        .fetch(APPLICATIONS.ID);
-                for (int i = 0; i < 9; i++) {
-                    v2.insertInto(DONORS).set(DONORS.APPLICATION_ID, applications.get(i % 3 == 2 ? 1 : 0))
-                            .set(DONORS.TYPE, "individual").set(DONORS.FIRST_NAME, "Old " + i)
-                            .set(DONORS.LAST_NAME, "Timer").set(DONORS.EMAIL_OPT_OUT, false)
-                            .set(DONORS.DO_NOT_CONTACT, false).set(DONORS.CREATED_AT, CREATED)
-                            .set(DONORS.UPDATED_AT, CREATED)
-                            .execute();
-                }
-            }
-
-            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
-                ApplicationId first = migrated.applications().findByName("first").orElseThrow().id();
-                ApplicationId second = migrated.applications().findByName("second").orElseThrow().id();
-                assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), ordinals(migrated, first));
-                assertEquals(List.of(1L, 2L, 3L), ordinals(migrated, second));
-                Donor added = migrated.donors().insert(second, person("New", null), LATER);
-                numberEveryDonor(migrated);
-                assertEquals(List.of(1L, 2L, 3L, 4L), ordinals(migrated, second));
-                assertEquals(added.id(), migrated.donors().list(second, DonorFilter.NONE, 3, 30).getFirst().id());
-            }
-        }
-    }
-
     private void assertOrdinalsFollowIds(ApplicationId application) {
         numberEveryDonor(database);
         List<Long> byId = ordinals(database, application);

@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.donordata.adapters.sql.sqlite.SqliteKind;
-import org.donordata.adapters.sql.sqlite.GroupCommitWriter;
 import org.donordata.application.ServiceBusyException;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * Everything PostgreSQL must pass, in one class (docs/architecture.md, "a further database"): every port contract, the
- * storage and ordinal contracts, and its own kind's contract. Copies between databases are tested pairwise
+ * storage, ordinal and upgrade contracts, and its own kind's contract. Copies between databases are tested pairwise
  * (SqliteToPostgresDatabaseCopyIT, PostgresToSqliteDatabaseCopyIT); what only PostgreSQL does, in
  * PostgresChangeFeedIT and PostgresOrdinalNumberingIT.
  */
@@ -50,6 +50,14 @@ class PostgresSuiteIT {
 
     @Nested
     class Kind extends DatabaseKindContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return postgres(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Upgrades extends SchemaUpgradeContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {
             return postgres(temporaryDirectory);

@@ -94,8 +94,8 @@ class SqlDatabaseTest {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> DatabaseSettings.of(url, "user", "secret"));
 
-        assertEquals("Unsupported database URL: expected jdbc:sqlite:<file> or jdbc:postgresql://<host>/<database>.",
-                refused.getMessage());
+        assertEquals("Unsupported database URL: expected jdbc:sqlite:<file>, jdbc:postgresql://<host>/<database>"
+                + " or jdbc:mariadb://<host>/<database>.", refused.getMessage());
     }
 
     @Test

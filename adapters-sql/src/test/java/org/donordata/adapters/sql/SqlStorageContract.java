@@ -31,8 +31,8 @@ import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the SQL adapter keeps beyond the ports' contracts: the schema's own constraints, migrations of data stored by
- * earlier versions, and the rows behind idempotent creates. Each subclass runs it on one database.
+ * What the SQL adapter keeps beyond the ports' contracts: the schema's own constraints, reopening without migrating
+ * again, and the rows behind idempotent creates. Each subclass runs it on one database.
  */
 abstract class SqlStorageContract extends DonorRepositoryTestBase {
 
@@ -72,37 +72,6 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
 
     private int migrationHistorySize() {
         return database.dsl().fetchCount(DSL.table(DSL.name("flyway_schema_history")));
-    }
-
-    /** Migration V2 gives the donors a database already holds version 1, and later changes count from there. */
-    @Test
-    void donorsStoredBeforeVersionsExistedAreAtVersionOne() throws Exception {
-        Path directory = Files.createDirectories(temporaryDirectory.resolve("before-versions"));
-        try (TestDatabase old = newTestDatabase(directory)) {
-            DatabaseSettings settings = old.settings();
-            Flyway.configure()
-                    .dataSource(settings.jdbcUrl(), settings.user(), settings.password())
-                    .locations(DatabaseKind.of(settings.jdbcUrl()).migrations())
-                    .target("1")
-                    .load()
-                    .migrate();
-            try (CloseableDSLContext v1 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
-                v1.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "old").set(APPLICATIONS.CREATED_AT, CREATED)
-                        .execute();
-                v1.insertInto(DONORS).set(DONORS.APPLICATION_ID, v1.fetchValue(APPLICATIONS.ID))
-                        .set(DonorColumns.values(person("Old", null)))
-                        .set(DONORS.CREATED_AT, CREATED).set(DONORS.UPDATED_AT, CREATED)
-                        .execute();
-            }
-
-            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
-                ApplicationId application = migrated.applications().findByName("old").orElseThrow().id();
-                Donor donor = migrated.donors().list(application, DonorFilter.NONE, 0, 1).getFirst();
-                assertEquals(1, donor.version());
-                assertEquals(2, migrated.donors().modify(application, donor.id(), ExpectedVersion.oneOf(Set.of(1L)),
-                        d -> with(d, "city", "Paris"), LATER).orElseThrow().version());
-            }
-        }
     }
 
     @Test

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * Everything SQLite must pass, in one class (docs/architecture.md, "a further database"): every port contract, the
- * storage and ordinal contracts, and its own kind's contract. Copies between databases are tested pairwise
+ * storage, ordinal and upgrade contracts, and its own kind's contract. Copies between databases are tested pairwise
  * (SqliteToSqliteDatabaseCopyTest and the PostgreSQL pairs).
  */
 class SqliteSuiteTest {
@@ -49,6 +49,14 @@ class SqliteSuiteTest {
 
     @Nested
     class Kind extends DatabaseKindContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Upgrades extends SchemaUpgradeContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {
             return sqlite(temporaryDirectory);

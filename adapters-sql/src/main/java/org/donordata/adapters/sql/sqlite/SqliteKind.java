@@ -21,6 +21,7 @@ import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.DonorQueries;
 import org.donordata.adapters.sql.NamedQuery;
+import org.donordata.adapters.sql.GroupCommitWriter;
 import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql.sqlite;
+package org.donordata.adapters.sql;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,15 +10,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
-import org.donordata.adapters.sql.Writes;
 import org.donordata.application.ServiceBusyException;
 import org.donordata.domain.DomainException;
 import org.jooq.DSLContext;
 
 /**
- * The one writer of a SQLite database, which allows one writing transaction at a time anyway, and whose commits cost
- * a sync of the WAL each (synchronous=FULL), so one commit per write caps writes at the disk's sync rate. Writes queue
+ * A node's one writer, for a database that takes one writing transaction at a time anyway (SQLite; MariaDB, where
+ * writes take turns, see mariadb.MariadbKind), and whose commits cost a sync each, so one commit per write caps writes
+ * at the disk's sync rate. Writes queue
  * up while the writer commits; it then takes all of them (up to {@code maxGroup}), runs them in one transaction, each
  * in a savepoint of its own, commits once, and only then answers each caller. A write the domain refuses (a duplicate
  * external id, a stale version, a reused idempotency key, invalid fields) rolls back to its savepoint and fails alone;
@@ -34,6 +35,7 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
     }
 
     private final DSLContext dsl;
+    private final Consumer<DSLContext> groupStart;
     private final int maxGroup;
     private final Duration maxWait;
     private final BlockingQueue<Queued<?>> queue;
@@ -46,7 +48,15 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
 
     /** Not running until {@link #start()}: writes submitted before queue up and form the first group. */
     public GroupCommitWriter(DSLContext dsl, int maxGroup, int capacity, Duration maxWait) {
+        this(dsl, tx -> {
+        }, maxGroup, capacity, maxWait);
+    }
+
+    /** @param groupStart what each group's transaction does first, before any write in it (MariaDB takes its turn) */
+    public GroupCommitWriter(DSLContext dsl, Consumer<DSLContext> groupStart, int maxGroup, int capacity,
+            Duration maxWait) {
         this.dsl = dsl;
+        this.groupStart = groupStart;
         this.maxGroup = maxGroup;
         this.maxWait = maxWait;
         this.queue = new ArrayBlockingQueue<>(capacity);
@@ -138,6 +148,7 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
         DomainException[] refusals = new DomainException[group.size()];
         try {
             dsl.transaction(transaction -> {
+                groupStart.accept(transaction.dsl());
                 for (int i = 0; i < group.size(); i++) {
                     Write<?> write = group.get(i).write();
                     try {

@@ -1,0 +1,283 @@
+package org.donordata.adapters.sql.mariadb;
+
+import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import org.donordata.adapters.sql.CopiedTable;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.DatabaseSettings;
+import org.donordata.adapters.sql.DonorQueries;
+import org.donordata.adapters.sql.GroupCommitWriter;
+import org.donordata.adapters.sql.NamedQuery;
+import org.donordata.adapters.sql.Reads;
+import org.donordata.adapters.sql.UniqueConstraint;
+import org.donordata.adapters.sql.Writes;
+import org.donordata.application.StorageUnavailableException;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.QueryPart;
+import org.jooq.Record;
+import org.jooq.ResultQuery;
+import org.jooq.SQLDialect;
+import org.jooq.Select;
+import org.jooq.SelectForUpdateStep;
+import org.jooq.impl.DSL;
+
+/**
+ * MariaDB (InnoDB), as this adapter uses it: any number of nodes on one server, a pooled connection per read, and
+ * writes that take turns across every node.
+ *
+ * <p><b>The write turn, and why the sync feed never skips a commit here.</b> MariaDB has no snapshot functions to
+ * tell which transactions are still running (PostgreSQL's way), so every write transaction first locks the one row of
+ * {@code sequencing} ({@link #takeWriteTurn}) and holds it until it commits or rolls back. Invariant: <i>change
+ * numbers are drawn ({@code last_change + 1}) and donor ids allocated only by the transaction that holds the turn, so
+ * both follow commit order</i>. InnoDB makes a transaction visible to new reads before it releases its locks, so a read
+ * that sees change n sees every change below n, and a feed that has handed out n can never later find a smaller
+ * number committed: nothing is skipped. The same turn orders the ids, so each donor is numbered (its ordinal) as it is
+ * inserted, as on SQLite, and a key lock needs nothing more than the turn. Each node groups its writes into shared
+ * commits ({@link GroupCommitWriter}, one turn per group), so the turn is taken once per group, not once per write.
+ * The price: nodes do not add write throughput on one MariaDB (docs/architecture.md).
+ */
+public final class MariadbKind implements DatabaseKind {
+
+    public static final MariadbKind INSTANCE = new MariadbKind();
+
+    /** The most writes one commit takes; more wait for the next one. */
+    static final int MAX_WRITES_PER_COMMIT = 256;
+    /** Writes queued beyond this wait for room (backpressure), up to the connection timeout. */
+    static final int MAX_QUEUED_WRITES = 4_096;
+
+    private static final String TAKE_WRITE_TURN = "select last_change from sequencing where id = 1 for update";
+    private static final String DRAW_CHANGE = "update sequencing set last_change = last_change + 1";
+    private static final String DRAWN_CHANGE = "select last_change from sequencing where id = 1";
+
+    // Rendered once: a create pays for no rendering.
+    private static final NamedQuery NUMBER_AT_INSERT = NamedQuery.render(DSL.using(SQLDialect.MARIADB),
+            DSL.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL, DONOR_ORDINALS.DONOR_ID)
+                    .select(DSL.select(DSL.param(DonorQueries.APPLICATION, Long.class),
+                            DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)).plus(DSL.inline(1L)),
+                            DSL.param(DonorQueries.ID, Long.class))
+                            .from(DONOR_ORDINALS)
+                            .where(DONOR_ORDINALS.APPLICATION_ID.eq(DSL.param(DonorQueries.APPLICATION, Long.class)))));
+    private static final NamedQuery NUMBERED_THROUGH = NamedQuery.render(DSL.using(SQLDialect.MARIADB),
+            DSL.update(SEQUENCING).set(SEQUENCING.NUMBERED_THROUGH, DSL.param(DonorQueries.ID, Long.class)));
+
+    /** ER_DUP_ENTRY: "Duplicate entry '…' for key '…'". */
+    private static final int DUPLICATE_ENTRY = 1062;
+    /** ER_DISK_FULL and ER_RECORD_FILE_FULL ("The table is full"): InnoDB found no space for the write. */
+    private static final Set<Integer> NO_SPACE = Set.of(1021, 1114);
+    /** ER_CON_COUNT_ERROR, ER_SERVER_SHUTDOWN, ER_CONNECTION_KILLED: the server cannot take this connection now. */
+    private static final Set<Integer> GONE = Set.of(1040, 1053, 1927);
+
+    private MariadbKind() {
+    }
+
+    @Override
+    public String name() {
+        return "mariadb";
+    }
+
+    @Override
+    public String urlForm() {
+        return "jdbc:mariadb://<host>/<database>";
+    }
+
+    @Override
+    public SQLDialect dialect() {
+        return SQLDialect.MARIADB;
+    }
+
+    @Override
+    public String migrations() {
+        return "classpath:db/migration/mariadb";
+    }
+
+    // Reads use the pool; the writer one connection of it at a time. Several nodes fit under max_connections (151).
+    @Override
+    public int defaultMaxPoolSize() {
+        return 10;
+    }
+
+    // DATETIME(6) holds UTC (the V7 script): read as a local date-time, which the driver does not shift.
+    @Override
+    public Instant instant(ResultSet row, int column) throws SQLException {
+        LocalDateTime stamp = row.getObject(column, LocalDateTime.class);
+        return stamp == null ? null : stamp.toInstant(ZoneOffset.UTC);
+    }
+
+    @Override
+    public String text(ResultSet row, int column) throws SQLException {
+        return row.getString(column);
+    }
+
+    @Override
+    public Object stored(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    @Override
+    public <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select) {
+        return select.forUpdate();
+    }
+
+    // The write turn is every key's lock: a transaction that holds it is the only one writing.
+    @Override
+    public void lockKey(DSLContext tx, long application, String key) {
+        takeWriteTurn(tx);
+    }
+
+    /** Waits for the write turn and holds it until the transaction ends; taking it twice costs a round trip. */
+    static void takeWriteTurn(DSLContext tx) {
+        tx.connection(connection -> {
+            try (var turn = connection.prepareStatement(TAKE_WRITE_TURN)) {
+                turn.executeQuery().close();
+            }
+        });
+    }
+
+    @Override
+    public Field<Long> changeNumber() {
+        return DSL.param(DonorQueries.CHANGE, Long.class);
+    }
+
+    // Under the write turn (the class comment): numbers follow commit order. UPDATE … RETURNING is not MariaDB's.
+    @Override
+    public Long drawChange(DSLContext tx) {
+        return tx.connectionResult(connection -> {
+            try (var draw = connection.prepareStatement(DRAW_CHANGE);
+                    var drawn = connection.prepareStatement(DRAWN_CHANGE)) {
+                draw.executeUpdate();
+                try (ResultSet number = drawn.executeQuery()) {
+                    number.next();
+                    return number.getLong(1);
+                }
+            }
+        });
+    }
+
+    // Numbers are drawn in commit order: every change a read sees is final.
+    @Override
+    public Condition changesFinal(Field<Long> changeSeq) {
+        return DSL.noCondition();
+    }
+
+    @Override
+    public boolean numbersAtInsert() {
+        return true;
+    }
+
+    @Override
+    public boolean insertIsOneStatement() {
+        return false;
+    }
+
+    // Under the write turn, which orders the ids too: the later id always gets the larger ordinal.
+    @Override
+    public void numberAtInsert(DSLContext tx, long application, long donorId) {
+        NUMBER_AT_INSERT.execute(tx, DonorQueries.APPLICATION, application, DonorQueries.ID, donorId);
+        NUMBERED_THROUGH.execute(tx, DonorQueries.ID, donorId);
+    }
+
+    // The server's disk is not this node's to measure: a write that changes nothing but is logged.
+    @Override
+    public boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
+        try {
+            writes.write(tx -> tx.execute("update sequencing set last_change = last_change where id = 1"));
+            return true;
+        } catch (RuntimeException stillFailing) {
+            return false;
+        }
+    }
+
+    @Override
+    public boolean aWriteShowsRoom() {
+        return true;
+    }
+
+    @Override
+    public void prepare(String jdbcUrl) {
+    }
+
+    @Override
+    public void checkOpened(Connection connection) {
+    }
+
+    @Override
+    public Properties connectionProperties() {
+        return new Properties();
+    }
+
+    @Override
+    public Access access(DSLContext dsl, DataSource pool, DatabaseSettings settings) {
+        GroupCommitWriter writer = new GroupCommitWriter(dsl, MariadbKind::takeWriteTurn, MAX_WRITES_PER_COMMIT,
+                MAX_QUEUED_WRITES, settings.connectionTimeout()).start();
+        return new Access(new Reads.Pooled(pool), writer, List.of(writer));
+    }
+
+    @Override
+    public void beforeClose(DataSource pool) {
+    }
+
+    // MariaDB names the unique key: "Duplicate entry 'x' for key 'donors_application_external_id_unique'".
+    @Override
+    public boolean violates(SQLException failure, UniqueConstraint constraint) {
+        return failure.getErrorCode() == DUPLICATE_ENTRY
+                && String.valueOf(failure.getMessage()).contains("for key '" + constraint.name() + "'");
+    }
+
+    @Override
+    public boolean isConstraintViolation(SQLException failure) {
+        return failure.getSQLState() != null && failure.getSQLState().startsWith("23");
+    }
+
+    // AUTO_INCREMENT takes an explicit id as it is.
+    @Override
+    public QueryPart keepingGivenIds() {
+        return DSL.sql("");
+    }
+
+    // InnoDB moves a table's AUTO_INCREMENT past every explicit id inserted, and keeps it across restarts (10.2.4+).
+    @Override
+    public void moveIdGeneratorPast(DSLContext tx, CopiedTable copied) {
+    }
+
+    // Writers take turns: nothing another writer holds is in the way.
+    @Override
+    public <R extends Record> Select<R> skippingLocked(SelectForUpdateStep<R> select) {
+        return select;
+    }
+
+    // A copy numbers in a write of its own, which holds the turn.
+    @Override
+    public void lockNumbering(DSLContext tx) {
+        takeWriteTurn(tx);
+    }
+
+    // Class 08: the connection failed or ended (the driver's own, when the server is gone); the server shutting down,
+    // killing the connection, or out of connections; 1021/1114: no space left for the write.
+    @Override
+    public Optional<StorageUnavailableException.Cause> unavailability(SQLException failure) {
+        if (NO_SPACE.contains(failure.getErrorCode())) {
+            return Optional.of(StorageUnavailableException.Cause.FULL);
+        }
+        String state = failure.getSQLState();
+        if ((state != null && state.startsWith("08")) || GONE.contains(failure.getErrorCode())) {
+            return Optional.of(StorageUnavailableException.Cause.UNREACHABLE);
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,58 @@
+package org.donordata.adapters.sql;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Nested;
+
+/**
+ * Everything MariaDB must pass, in one class (docs/architecture.md, "a further database"): every port contract, the
+ * storage and ordinal contracts, and its own kind's contract; no upgrade contract, since MariaDB joined at schema
+ * version 7 and no earlier installation of it exists. Copies to and from the other two are tested pairwise
+ * (SqliteToMariadbDatabaseCopyIT and the three others).
+ */
+class MariadbSuiteIT {
+
+    private static TestDatabase mariadb(Path unused) {
+        return MariadbTestDatabase.create();
+    }
+
+    @Nested
+    class Donors extends SqlDonorRepositoryContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Applications extends SqlApplicationRepositoryContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Storage extends SqlStorageContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Ordinals extends DonorOrdinalContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class Kind extends DatabaseKindContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+}

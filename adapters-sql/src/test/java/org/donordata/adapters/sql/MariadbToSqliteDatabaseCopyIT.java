@@ -1,0 +1,17 @@
+package org.donordata.adapters.sql;
+
+import java.nio.file.Path;
+
+/** A copy from Mariadb to Sqlite: any two of the three databases, either way (contract section 17). */
+class MariadbToSqliteDatabaseCopyIT extends DatabaseCopyContract {
+
+    @Override
+    TestDatabase newSource(Path directory) {
+        return MariadbTestDatabase.create();
+    }
+
+    @Override
+    TestDatabase newTarget(Path directory) {
+        return TestDatabase.sqlite(directory);
+    }
+}

@@ -1,0 +1,17 @@
+package org.donordata.adapters.sql;
+
+import java.nio.file.Path;
+
+/** A copy from Postgres to Mariadb: any two of the three databases, either way (contract section 17). */
+class PostgresToMariadbDatabaseCopyIT extends DatabaseCopyContract {
+
+    @Override
+    TestDatabase newSource(Path directory) {
+        return PostgresTestDatabase.create();
+    }
+
+    @Override
+    TestDatabase newTarget(Path directory) {
+        return MariadbTestDatabase.create();
+    }
+}
