@@ -57,11 +57,11 @@ final class ArchitectureRules {
     /** What a database does its own way stays inside the SQL adapter: no other ring picks or knows a database. */
     static final ArchRule DATABASE_PACKAGES_BELONG_TO_THE_SQL_ADAPTER = ownedBy(
             "a database's own package", new String[] {"org.donordata.adapters.sql.sqlite..",
-                "org.donordata.adapters.sql.postgres.."}, SQL);
+                "org.donordata.adapters.sql.postgres..", "org.donordata.adapters.sql.mariadb.."}, SQL);
 
     static final ArchRule JOOQ_HIKARI_FLYWAY_AND_JDBC_BELONG_TO_THE_SQL_ADAPTER = ownedBy(
             "jOOQ, HikariCP, Flyway, the JDBC drivers and JDBC", new String[] {"org.jooq..", "com.zaxxer.hikari..",
-                "org.sqlite..", "org.postgresql..", "org.flywaydb..", "java.sql..", "javax.sql.."}, SQL);
+                "org.sqlite..", "org.postgresql..", "org.mariadb..", "org.flywaydb..", "java.sql..", "javax.sql.."}, SQL);
 
     static final ArchRule HELIDON_BELONGS_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP = ownedBy(
             "Helidon", new String[] {"io.helidon.."}, HTTP, BOOTSTRAP);

@@ -43,7 +43,7 @@ final class StoredTables implements AutoCloseable {
     List<String> tables() throws SQLException {
         List<String> tables = new ArrayList<>();
         DatabaseMetaData catalogue = connection.getMetaData();
-        try (ResultSet found = catalogue.getTables(null, connection.getSchema(), "%", new String[] {"TABLE"})) {
+        try (ResultSet found = catalogue.getTables(connection.getCatalog(), connection.getSchema(), "%", new String[] {"TABLE"})) {
             while (found.next()) {
                 String table = found.getString("TABLE_NAME");
                 if (!table.startsWith("flyway_") && !table.startsWith("sqlite_")) {

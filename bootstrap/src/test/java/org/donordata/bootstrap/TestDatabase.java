@@ -37,6 +37,21 @@ record TestDatabase(Map<String, String> env, Runnable cleanup) implements AutoCl
                 () -> execute(url, user, "DROP SCHEMA " + schema + " CASCADE"));
     }
 
+    /**
+     * A database of its own on the MariaDB server on this machine, dropped afterwards. The server is required: without
+     * it the test fails and says how to start it.
+     */
+    static TestDatabase mariadb() {
+        String host = Objects.requireNonNullElse(System.getenv("DONORS_TEST_MARIADB_HOST"), "127.0.0.1");
+        String port = Objects.requireNonNullElse(System.getenv("DONORS_TEST_MARIADB_PORT"), "3306");
+        String user = Objects.requireNonNullElse(System.getenv("DONORS_TEST_MARIADB_USER"), "root");
+        String server = "jdbc:mariadb://" + host + ":" + port + "/";
+        String database = "donors_e2e_" + UUID.randomUUID().toString().replace("-", "");
+        execute(server, user, "CREATE DATABASE " + database);
+        return new TestDatabase(Map.of("DONORS_DB_URL", server + database, "DONORS_DB_USER", user),
+                () -> execute(server, user, "DROP DATABASE " + database));
+    }
+
     @Override
     public void close() {
         cleanup.run();
@@ -47,8 +62,11 @@ record TestDatabase(Map<String, String> env, Runnable cleanup) implements AutoCl
                 Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (SQLException e) {
-            fail("PostgreSQL is not usable at " + url + " as " + user + " (" + e.getMessage() + "). These tests need it:"
-                    + " start it with bin/postgres-up, or point DONORS_TEST_PG_HOST/PORT/USER at another server.", e);
+            boolean mariadb = url.startsWith("jdbc:mariadb:");
+            fail((mariadb ? "MariaDB" : "PostgreSQL") + " is not usable at " + url + " as " + user + " ("
+                    + e.getMessage() + "). These tests need it: start it with bin/" + (mariadb ? "mariadb" : "postgres")
+                    + "-up, or point DONORS_TEST_" + (mariadb ? "MARIADB" : "PG") + "_HOST/PORT/USER at another server.",
+                    e);
         }
     }
 }

@@ -24,13 +24,15 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two service processes on one PostgreSQL database, as nodes behind a load balancer. Afterwards their logs are
- * searched for every api key used: none may appear.
+ * Two service processes on one database, as nodes behind a load balancer (PostgresTwoNodesTest, MariadbTwoNodesTest).
+ * Afterwards their logs are searched for every api key used: none may appear.
  */
-class TwoNodesTest {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class TwoNodesContract {
 
     private static final String KEY = "two-nodes-test-key-0123456789";
     /** How long a node may go on accepting a key revoked elsewhere (docs/deployment.md). */
@@ -39,17 +41,20 @@ class TwoNodesTest {
     @TempDir
     static Path logs;
 
-    private static TestDatabase database;
-    private static Map<String, String> env;
-    private static ServiceProcess nodeA;
-    private static ServiceProcess nodeB;
-    private static ApiClient a;
-    private static ApiClient b;
-    private static final List<String> issuedKeys = new ArrayList<>();
+    private TestDatabase database;
+    private Map<String, String> env;
+    private ServiceProcess nodeA;
+    private ServiceProcess nodeB;
+    private ApiClient a;
+    private ApiClient b;
+    private final List<String> issuedKeys = new ArrayList<>();
+
+    /** A fresh database both nodes share. */
+    abstract TestDatabase newDatabase();
 
     @BeforeAll
-    static void startTwoNodes() {
-        database = TestDatabase.postgres();
+    void startTwoNodes() {
+        database = newDatabase();
         env = new HashMap<>(database.env());
         env.put("DONORS_PORT", "0");
         env.put("DONORS_API_KEY", KEY);
@@ -61,7 +66,7 @@ class TwoNodesTest {
     }
 
     @AfterAll
-    static void stopAndCheckTheLogs() throws IOException {
+    void stopAndCheckTheLogs() throws IOException {
         nodeA.close();
         nodeB.close();
         database.close();
@@ -134,7 +139,7 @@ class TwoNodesTest {
         b.awaitStatus("/api/v1/", key, 401, bound);
     }
 
-    private static String apps(String... args) {
+    private String apps(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> command = new ArrayList<>(List.of("apps"));

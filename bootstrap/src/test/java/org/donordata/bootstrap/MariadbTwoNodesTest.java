@@ -1,0 +1,9 @@
+package org.donordata.bootstrap;
+
+class MariadbTwoNodesTest extends TwoNodesContract {
+
+    @Override
+    TestDatabase newDatabase() {
+        return TestDatabase.mariadb();
+    }
+}

@@ -1,0 +1,9 @@
+package org.donordata.bootstrap;
+
+class PostgresTwoNodesTest extends TwoNodesContract {
+
+    @Override
+    TestDatabase newDatabase() {
+        return TestDatabase.postgres();
+    }
+}
