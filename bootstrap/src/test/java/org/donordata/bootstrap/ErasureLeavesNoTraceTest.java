@@ -14,6 +14,8 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -57,9 +59,10 @@ class ErasureLeavesNoTraceTest {
         assertTrue(Files.readString(log).contains("/erase 200"), "the access log records the erasure");
     }
 
-    @Test
-    void noTextColumnOfAnyTableHoldsAnErasedDonorsDataOnPostgres() throws Exception {
-        TestDatabase database = TestDatabase.postgres();
+    @ParameterizedTest
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void noTextColumnOfAnyTableHoldsAnErasedDonorsData(String server) throws Exception {
+        TestDatabase database = server.equals("postgres") ? TestDatabase.postgres() : TestDatabase.mariadb();
         String name = "Zebediah" + UUID.randomUUID().toString().replace("-", "");
         String email = name.toLowerCase() + "@erasure.example";
         try (database; ServiceProcess node = ServiceProcess.start(env(database), directory.resolve("service.log"))) {

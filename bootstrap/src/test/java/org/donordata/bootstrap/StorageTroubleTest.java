@@ -31,6 +31,8 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,12 +49,17 @@ class StorageTroubleTest {
     @TempDir
     Path dir;
 
-    @Test
+    /** The server behind a proxy this test cuts: PostgreSQL's and MariaDB's drivers each report it their own way. */
+    @ParameterizedTest
+    @CsvSource({"postgres, 5432", "mariadb, 3306"})
     @Timeout(120)
-    void writersGet503NeverA500WhilePostgresIsCutOffAndNothingAcknowledgedIsLost() throws Exception {
-        try (TestDatabase database = TestDatabase.postgres(); TcpProxy proxy = new TcpProxy(5432)) {
+    void writersGet503NeverA500WhileTheServerIsCutOffAndNothingAcknowledgedIsLost(String server, int port)
+            throws Exception {
+        try (TestDatabase database = server.equals("postgres") ? TestDatabase.postgres() : TestDatabase.mariadb();
+                TcpProxy proxy = new TcpProxy(port)) {
             Map<String, String> env = new HashMap<>(database.env());
-            env.put("DONORS_DB_URL", database.env().get("DONORS_DB_URL").replace(":5432/", ":" + proxy.port() + "/"));
+            env.put("DONORS_DB_URL", database.env().get("DONORS_DB_URL").replace(":" + port + "/",
+                    ":" + proxy.port() + "/"));
             env.putAll(Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY, "DONORS_DB_CONNECTION_TIMEOUT_MS", "1000",
                     "DONORS_RATE_LIMIT_PER_SECOND", "1000000"));
             try (RunningService service = RunningService.start(Settings.fromEnvironment(env),

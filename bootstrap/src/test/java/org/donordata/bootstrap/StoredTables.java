@@ -110,7 +110,7 @@ final class StoredTables implements AutoCloseable {
         Map<String, List<String>> columns = new LinkedHashMap<>();
         DatabaseMetaData catalogue = connection.getMetaData();
         for (String table : tables()) {
-            try (ResultSet found = catalogue.getColumns(null, connection.getSchema(), table, "%")) {
+            try (ResultSet found = catalogue.getColumns(connection.getCatalog(), connection.getSchema(), table, "%")) {
                 while (found.next()) {
                     int type = found.getInt("DATA_TYPE");
                     String typeName = found.getString("TYPE_NAME").toLowerCase();
