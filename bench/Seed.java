@@ -4,6 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -14,7 +15,7 @@ import java.time.format.DateTimeFormatter;
  * service would have left them (V4 migration). The benchmark application gets BENCH_COUNT donors; every OTHER_EVERY-th
  * row belongs to one of the other applications instead, so their ids interleave as in real life.
  * Usage: java -cp 'bootstrap/target/libs/*' bench/Seed.java JDBC_URL BENCH_APP_ID BENCH_COUNT OTHER_APP_ID...
- * (PostgreSQL: user postgres, as bin/postgres-up sets up the local server.)
+ * (PostgreSQL: user postgres, as bin/postgres-up sets up the local server; MariaDB: user root, as bin/mariadb-up.)
  */
 public class Seed {
 
@@ -27,6 +28,7 @@ public class Seed {
     public static void main(String[] args) throws SQLException {
         String url = args[0];
         boolean postgres = url.startsWith("jdbc:postgresql:");
+        boolean mariadb = url.startsWith("jdbc:mariadb:");
         long benchApp = Long.parseLong(args[1]);
         long benchCount = Long.parseLong(args[2]);
         long[] others = new long[args.length - 3];
@@ -34,10 +36,11 @@ public class Seed {
             others[i - 3] = Long.parseLong(args[i]);
         }
         long started = System.nanoTime();
-        try (Connection db = DriverManager.getConnection(url, postgres ? "postgres" : null, null)) {
+        try (Connection db = DriverManager.getConnection(url, postgres ? "postgres" : mariadb ? "root" : null, null)) {
             try (Statement pragmas = db.createStatement()) {
                 // Only this loading connection skips the per-commit sync; the service's own stay durable.
-                pragmas.execute(postgres ? "set synchronous_commit = off" : "PRAGMA synchronous=NORMAL");
+                pragmas.execute(postgres ? "set synchronous_commit = off"
+                        : mariadb ? "set session unique_checks = 0" : "PRAGMA synchronous=NORMAL");
             }
             db.setAutoCommit(false);
             String sql = "insert into donors (application_id, type, first_name, last_name, email, phone, city,"
@@ -59,7 +62,9 @@ public class Seed {
                     insert.setString(6, "London");
                     insert.setString(7, "seed-" + row);
                     insert.setString(8, row % 3 == 0 ? "Prefers letters to email." : null);
-                    Object stored = postgres ? OffsetDateTime.ofInstant(stamp, ZoneOffset.UTC) : SQLITE_STAMP.format(stamp);
+                    // MariaDB's DATETIME(6) holds UTC, as the service writes it (MariadbKind).
+                    Object stored = postgres ? OffsetDateTime.ofInstant(stamp, ZoneOffset.UTC)
+                            : mariadb ? LocalDateTime.ofInstant(stamp, ZoneOffset.UTC) : SQLITE_STAMP.format(stamp);
                     insert.setObject(9, stored);
                     insert.setObject(10, stored);
                     insert.setLong(11, row + 1);
@@ -88,10 +93,10 @@ public class Seed {
                         + " change_offset = (select max(change_seq) from donors) + 1");
             }
             db.commit();
-            if (postgres) {
+            if (postgres || mariadb) {
                 db.setAutoCommit(true);
                 try (Statement analyze = db.createStatement()) {
-                    analyze.execute("analyze");
+                    analyze.execute(postgres ? "analyze" : "analyze table donors, donor_ordinals");
                 }
             }
             System.out.printf("  seeded %,d donors (%,d for the benchmark application) in %.1f s%n", row, benchDone,
