@@ -64,7 +64,7 @@ CREATE TABLE idempotency_keys (
     fingerprint     CHAR(64) NOT NULL,
     donor_id        BIGINT NOT NULL,
     created_at      DATETIME(6) NOT NULL,
-    CONSTRAINT idempotency_keys_pkey PRIMARY KEY (application_id, idempotency_key),
+    PRIMARY KEY (application_id, idempotency_key),
     CONSTRAINT idempotency_keys_application FOREIGN KEY (application_id) REFERENCES applications (id),
     CONSTRAINT idempotency_keys_donor FOREIGN KEY (donor_id) REFERENCES donors (id),
     CONSTRAINT idempotency_keys_fingerprint_length CHECK (length(fingerprint) = 64),
@@ -76,7 +76,7 @@ CREATE TABLE donor_ordinals (
     application_id BIGINT NOT NULL,
     ordinal        BIGINT NOT NULL,
     donor_id       BIGINT NOT NULL,
-    CONSTRAINT donor_ordinals_pkey PRIMARY KEY (application_id, ordinal),
+    PRIMARY KEY (application_id, ordinal),
     CONSTRAINT donor_ordinals_donor_unique UNIQUE (donor_id),
     CONSTRAINT donor_ordinals_application FOREIGN KEY (application_id) REFERENCES applications (id),
     CONSTRAINT donor_ordinals_donor FOREIGN KEY (donor_id) REFERENCES donors (id),
@@ -89,7 +89,7 @@ CREATE TABLE sequencing (
     numbered_through BIGINT NOT NULL,
     last_change      BIGINT NOT NULL,
     change_offset    BIGINT NOT NULL,
-    CONSTRAINT sequencing_pkey PRIMARY KEY (id),
+    PRIMARY KEY (id),
     CONSTRAINT sequencing_one_row CHECK (id = 1)
 ) ENGINE = InnoDB;
 
@@ -98,5 +98,5 @@ INSERT INTO sequencing (id, numbered_through, last_change, change_offset) VALUES
 CREATE TABLE installation_secrets (
     id     BIGINT NOT NULL,
     secret VARBINARY(64) NOT NULL,
-    CONSTRAINT installation_secrets_pkey PRIMARY KEY (id)
+    PRIMARY KEY (id)
 ) ENGINE = InnoDB;
