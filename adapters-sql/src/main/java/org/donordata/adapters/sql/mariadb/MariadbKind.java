@@ -1,7 +1,5 @@
 package org.donordata.adapters.sql.mariadb;
 
-import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
-import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,8 +19,8 @@ import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.DonorQueries;
 import org.donordata.adapters.sql.GroupCommitWriter;
-import org.donordata.adapters.sql.NamedQuery;
 import org.donordata.adapters.sql.Reads;
+import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.adapters.sql.Writes;
 import org.donordata.application.StorageUnavailableException;
@@ -64,17 +62,6 @@ public final class MariadbKind implements DatabaseKind {
     private static final String TAKE_WRITE_TURN = "select last_change from sequencing where id = 1 for update";
     private static final String DRAW_CHANGE = "update sequencing set last_change = last_change + 1";
     private static final String DRAWN_CHANGE = "select last_change from sequencing where id = 1";
-
-    // Rendered once: a create pays for no rendering.
-    private static final NamedQuery NUMBER_AT_INSERT = NamedQuery.render(DSL.using(SQLDialect.MARIADB),
-            DSL.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL, DONOR_ORDINALS.DONOR_ID)
-                    .select(DSL.select(DSL.param(DonorQueries.APPLICATION, Long.class),
-                            DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)).plus(DSL.inline(1L)),
-                            DSL.param(DonorQueries.ID, Long.class))
-                            .from(DONOR_ORDINALS)
-                            .where(DONOR_ORDINALS.APPLICATION_ID.eq(DSL.param(DonorQueries.APPLICATION, Long.class)))));
-    private static final NamedQuery NUMBERED_THROUGH = NamedQuery.render(DSL.using(SQLDialect.MARIADB),
-            DSL.update(SEQUENCING).set(SEQUENCING.NUMBERED_THROUGH, DSL.param(DonorQueries.ID, Long.class)));
 
     /** ER_DUP_ENTRY: "Duplicate entry '…' for key '…'". */
     private static final int DUPLICATE_ENTRY = 1062;
@@ -188,19 +175,12 @@ public final class MariadbKind implements DatabaseKind {
     // Under the write turn, which orders the ids too: the later id always gets the larger ordinal.
     @Override
     public void numberAtInsert(DSLContext tx, long application, long donorId) {
-        NUMBER_AT_INSERT.execute(tx, DonorQueries.APPLICATION, application, DonorQueries.ID, donorId);
-        NUMBERED_THROUGH.execute(tx, DonorQueries.ID, donorId);
+        Sequencing.numberAtInsert(tx, application, donorId);
     }
 
-    // The server's disk is not this node's to measure: a write that changes nothing but is logged.
     @Override
     public boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
-        try {
-            writes.write(tx -> tx.execute("update sequencing set last_change = last_change where id = 1"));
-            return true;
-        } catch (RuntimeException stillFailing) {
-            return false;
-        }
+        return Sequencing.aWriteSucceeds(writes);
     }
 
     @Override

@@ -1,15 +1,11 @@
 package org.donordata.adapters.sql.sqlite;
 
-import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
-import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -20,7 +16,6 @@ import org.donordata.adapters.sql.CopiedTable;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.DonorQueries;
-import org.donordata.adapters.sql.NamedQuery;
 import org.donordata.adapters.sql.GroupCommitWriter;
 import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Sequencing;
@@ -54,17 +49,6 @@ public final class SqliteKind implements DatabaseKind {
     public static final int MAX_WRITES_PER_COMMIT = 256;
     /** Writes queued beyond this wait for room (backpressure), up to the connection timeout. */
     public static final int MAX_QUEUED_WRITES = 4_096;
-
-    // Rendered once: a create pays for no rendering.
-    private static final NamedQuery NUMBER_AT_INSERT = NamedQuery.render(DSL.using(SQLDialect.SQLITE),
-            DSL.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID, DONOR_ORDINALS.ORDINAL, DONOR_ORDINALS.DONOR_ID)
-                    .select(DSL.select(DSL.param(DonorQueries.APPLICATION, Long.class),
-                            DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)).plus(DSL.inline(1L)),
-                            DSL.param(DonorQueries.ID, Long.class))
-                            .from(DONOR_ORDINALS)
-                            .where(DONOR_ORDINALS.APPLICATION_ID.eq(DSL.param(DonorQueries.APPLICATION, Long.class)))));
-    private static final NamedQuery NUMBERED_THROUGH = NamedQuery.render(DSL.using(SQLDialect.SQLITE),
-            DSL.update(SEQUENCING).set(SEQUENCING.NUMBERED_THROUGH, DSL.param(DonorQueries.ID, Long.class)));
 
     private static final String DRAW_CHANGE =
             "update sequencing set last_change = last_change + 1 returning last_change";
@@ -167,8 +151,7 @@ public final class SqliteKind implements DatabaseKind {
     // Under the single write lock, which orders the ids too: the later id always gets the larger ordinal.
     @Override
     public void numberAtInsert(DSLContext tx, long application, long donorId) {
-        NUMBER_AT_INSERT.execute(tx, DonorQueries.APPLICATION, application, DonorQueries.ID, donorId);
-        NUMBERED_THROUGH.execute(tx, DonorQueries.ID, donorId);
+        Sequencing.numberAtInsert(tx, application, donorId);
     }
 
     @Override
