@@ -1,12 +1,9 @@
 package org.donordata.adapters.sql;
 
-import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -18,9 +15,6 @@ import java.util.stream.LongStream;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
-import org.flywaydb.core.Flyway;
-import org.jooq.CloseableDSLContext;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**

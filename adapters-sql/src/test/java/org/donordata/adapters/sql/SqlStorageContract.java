@@ -1,18 +1,13 @@
 package org.donordata.adapters.sql;
 
-import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
-import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
@@ -22,10 +17,7 @@ import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DuplicateExternalIdException;
-import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.IdempotencyKey;
-import org.flywaydb.core.Flyway;
-import org.jooq.CloseableDSLContext;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
