@@ -55,17 +55,17 @@ class ChangeFeedRaceTest {
     @Test
     @Timeout(120)
     void aReaderOfTheFeedMissesNoChangeOnPostgresWithTwoNodes() throws Exception {
-        try (TestDatabase database = TestDatabase.postgres();
-                ServiceProcess a = ServiceProcess.start(env(database), directory.resolve("node-a.log"));
-                ServiceProcess b = ServiceProcess.start(env(database), directory.resolve("node-b.log"))) {
-            race(List.of(new ApiClient(a.port()), new ApiClient(b.port())));
-        }
+        raceOnTwoNodes(TestDatabase.postgres());
     }
 
     @Test
     @Timeout(120)
     void aReaderOfTheFeedMissesNoChangeOnMariadbWithTwoNodes() throws Exception {
-        try (TestDatabase database = TestDatabase.mariadb();
+        raceOnTwoNodes(TestDatabase.mariadb());
+    }
+
+    private void raceOnTwoNodes(TestDatabase database) throws Exception {
+        try (database;
                 ServiceProcess a = ServiceProcess.start(env(database), directory.resolve("node-a.log"));
                 ServiceProcess b = ServiceProcess.start(env(database), directory.resolve("node-b.log"))) {
             race(List.of(new ApiClient(a.port()), new ApiClient(b.port())));
