@@ -10,7 +10,7 @@ import org.jooq.exception.DataAccessException;
 
 /**
  * Where the hot reads of donor rows run, one prepared statement at a time: the strategy {@link SqlDonorRepository}
- * is given for its database ({@link SqliteReaders}, or {@link Pooled} for PostgreSQL).
+ * is given for its database (sqlite.SqliteReaders, or {@link Pooled} for PostgreSQL and MariaDB).
  */
 public interface Reads {
 

@@ -32,8 +32,8 @@ import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
 /**
- * The database behind the repositories: a connection pool with its schema migrated to the latest version, SQLite or
- * PostgreSQL as the JDBC URL says, and the one place where the strategies for that database are chosen. Close it to
+ * The database behind the repositories: a connection pool with its schema migrated to the latest version, SQLite,
+ * PostgreSQL or MariaDB as the JDBC URL says, and the one place where the strategies for that database are chosen. Close it to
  * close everything.
  */
 public final class SqlDatabase implements AutoCloseable {
@@ -165,8 +165,8 @@ public final class SqlDatabase implements AutoCloseable {
     /**
      * The pool and the write path as they are now, for metrics.
      *
-     * @param queuedWrites  writes waiting for SQLite's writer (0 on PostgreSQL)
-     * @param groupCommits  commits SQLite's writer has made (0 on PostgreSQL, where every write commits on its own)
+     * @param queuedWrites  writes waiting for the node's writer, on SQLite and MariaDB (0 on PostgreSQL)
+     * @param groupCommits  commits that writer has made (0 on PostgreSQL, where every write commits on its own)
      * @param groupedWrites writes those commits held: with groupCommits, the mean group size
      * @param unreachable   reads and writes that failed because the database could not be reached
      * @param full          writes that failed because the database had no space left
@@ -189,7 +189,7 @@ public final class SqlDatabase implements AutoCloseable {
 
     /**
      * Why the database cannot serve now, if it cannot: a query on a pooled connection did not answer within
-     * {@code timeout}, or failed; or SQLite's writer is stopped or stuck in one commit for longer than 10 s.
+     * {@code timeout}, or failed; or the node's writer (SQLite, MariaDB) is stopped or stuck in one commit for longer than 10 s.
      */
     public Optional<String> unavailable(Duration timeout) {
         if (failures.fullSince() != null) {
@@ -241,7 +241,7 @@ public final class SqlDatabase implements AutoCloseable {
                 : since) + "; writes are refused (503) until space is freed");
     }
 
-    /** The writes as the database's strategy takes them (SQLite's GroupCommitWriter), for this package's tests. */
+    /** The writes as the database's strategy takes them (GroupCommitWriter on SQLite and MariaDB), for this package's tests. */
     Writes writer() {
         return unguardedWrites;
     }

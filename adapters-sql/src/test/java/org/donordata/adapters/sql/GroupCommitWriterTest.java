@@ -27,7 +27,7 @@ import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** SQLite's group-committing writer: writes share commits, and each is answered only as its group commits. */
+/** The group-committing writer (SQLite's, and each MariaDB node's): writes share commits, and each is answered only as its group commits. */
 class GroupCommitWriterTest extends DonorRepositoryTestBase {
 
     private static final DonorQueries QUERIES = DonorQueries.of(SqliteKind.INSTANCE);
