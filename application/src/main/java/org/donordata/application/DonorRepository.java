@@ -33,11 +33,15 @@ public interface DonorRepository {
      */
     List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count);
 
+    /** The page {@link #list} reads, as the API shows each donor. */
+    List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count);
+
     /**
      * Up to {@code count} of the owner's donors whose latest change comes after {@code after}, in change order, each
      * with the position of that change. Exact across nodes and concurrent writers: a change is returned only once no
      * change that comes before it can still commit, so a reader that moves its position to the last one returned never
-     * skips a committed change. A donor changed again later is returned again, at its new position.
+     * skips a committed change. A donor changed again later is returned again, at its new position. Each donor as the
+     * API shows it.
      */
     List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count);
 
@@ -55,6 +59,9 @@ public interface DonorRepository {
             Supplier<DonorDetails> create, Optional<IdempotencyKey> key, Instant now, Duration keyLifetime);
 
     Optional<Donor> find(ApplicationId owner, long id);
+
+    /** The donor {@link #find} reads, as the API shows it. */
+    Optional<DonorDocument> findDocument(ApplicationId owner, long id);
 
     /**
      * Stores a new donor, at version 1, and returns it with its new id.

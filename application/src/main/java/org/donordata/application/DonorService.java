@@ -49,8 +49,8 @@ public final class DonorService {
     }
 
     /** One page of the owner's donors that match the filter, in ascending id order. */
-    public Page<Donor> list(ApplicationId owner, DonorFilter filter, PageRequest request) {
-        return Page.fromLookahead(donors.list(owner, filter, request.offset(), request.limit() + 1), request);
+    public Page<DonorDocument> list(ApplicationId owner, DonorFilter filter, PageRequest request) {
+        return Page.fromLookahead(donors.documents(owner, filter, request.offset(), request.limit() + 1), request);
     }
 
     /** How many donors {@link #forEach} reads at a time. */
@@ -77,12 +77,12 @@ public final class DonorService {
     public ChangesPage changes(ApplicationId owner, ChangePosition since, int limit) {
         List<Changed> changed = donors.changesAfter(owner, since, limit);
         ChangePosition next = changed.isEmpty() ? since : changed.getLast().position();
-        return new ChangesPage(changed.stream().map(Changed::donor).toList(), next);
+        return new ChangesPage(changed.stream().map(Changed::document).toList(), next);
     }
 
     /** @throws DonorNotFoundException when the owner has no such donor */
-    public Donor get(ApplicationId owner, long id) {
-        return donors.find(owner, id).orElseThrow(DonorNotFoundException::new);
+    public DonorDocument get(ApplicationId owner, long id) {
+        return donors.findDocument(owner, id).orElseThrow(DonorNotFoundException::new);
     }
 
     /**

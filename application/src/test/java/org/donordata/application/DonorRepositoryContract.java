@@ -118,6 +118,29 @@ public abstract class DonorRepositoryContract {
 
         assertEquals(new Donor(inserted.id(), details, CREATED, CREATED, 1), inserted);
         assertEquals(Optional.of(inserted), donors.find(owner, inserted.id()));
+        assertEquals(inserted, DonorDocuments.donor(donors.findDocument(owner, inserted.id()).orElseThrow()));
+        assertEquals(List.of(inserted), DonorDocuments.donors(donors.documents(owner, DonorFilter.NONE, 0, 30)));
+    }
+
+    @Test
+    void documentsWriteEveryInstantAsTheApiDoes() {
+        List<Instant> stamps = List.of(Instant.parse("2024-05-01T09:30:00Z"), Instant.parse("2024-05-01T09:30:00.100Z"),
+                Instant.parse("2024-05-01T09:30:00.120Z"), Instant.parse("2024-05-01T09:30:00.123Z"),
+                Instant.parse("2024-05-01T09:30:00.000100Z"), Instant.parse("2024-12-31T23:59:59.999999Z"),
+                Instant.parse("1970-01-01T00:00:00.010Z"), Instant.parse("9999-12-31T23:59:59.000010Z"));
+        List<Donor> stored = new ArrayList<>();
+        for (Instant stamp : stamps) {
+            stored.add(donors.insert(owner, person("At " + stamp, null), stamp));
+        }
+        Donor erased = donors.erase(owner, stored.getFirst().id(), ExpectedVersion.ANY, LATER).orElseThrow();
+        stored.set(0, erased);
+
+        assertEquals(stored, DonorDocuments.donors(donors.documents(owner, DonorFilter.NONE, 0, 30)));
+        for (Donor donor : stored) {
+            assertEquals(donor, DonorDocuments.donor(donors.findDocument(owner, donor.id()).orElseThrow()));
+        }
+        assertEquals(Optional.empty(), donors.findDocument(otherOwner, erased.id()));
+        assertEquals(Optional.empty(), donors.findDocument(owner, Long.MAX_VALUE));
     }
 
     @Test
@@ -127,6 +150,7 @@ public abstract class DonorRepositoryContract {
         Donor inserted = donors.insert(owner, bare, CREATED);
 
         assertEquals(Optional.of(new Donor(inserted.id(), bare, CREATED, CREATED, 1)), donors.find(owner, inserted.id()));
+        assertEquals(inserted, DonorDocuments.donor(donors.findDocument(owner, inserted.id()).orElseThrow()));
     }
 
     @Test
@@ -151,6 +175,8 @@ public abstract class DonorRepositoryContract {
         assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, 5, 2));
         assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, Long.MAX_VALUE, 31));
         assertEquals(mine, donors.list(owner, DonorFilter.NONE, 0, 30));
+        assertEquals(mine.subList(2, 4), DonorDocuments.donors(donors.documents(owner, DonorFilter.NONE, 2, 2)));
+        assertEquals(List.of(), donors.documents(owner, DonorFilter.NONE, Long.MAX_VALUE, 31));
     }
 
     @Test
@@ -533,8 +559,11 @@ public abstract class DonorRepositoryContract {
                 LATER), 0, 1));
     }
 
+    /** The page, read both ways, which must agree. */
     private List<Donor> list(DonorFilter filter, long offset, int count) {
-        return donors.list(owner, filter, offset, count);
+        List<Donor> listed = donors.list(owner, filter, offset, count);
+        assertEquals(listed, DonorDocuments.donors(donors.documents(owner, filter, offset, count)));
+        return listed;
     }
 
     static DonorFilter filter(String email, String externalId, DonorType type, Instant createdSince,
@@ -545,6 +574,12 @@ public abstract class DonorRepositoryContract {
 
     // ---- the sequence of changes
 
+    private static Donor donorOf(Changed changed) {
+        Donor donor = DonorDocuments.donor(changed.document());
+        assertEquals(donor.id(), changed.position().donorId());
+        return donor;
+    }
+
     @Test
     void changesComeInTheOrderTheyWereMadeEachDonorOnceAtItsLatest() {
         Donor first = donors.insert(owner, person("First", null), CREATED);
@@ -554,7 +589,7 @@ public abstract class DonorRepositoryContract {
 
         List<Changed> all = donors.changesAfter(owner, ChangePosition.START, 30);
 
-        assertEquals(List.of(second, firstAgain), all.stream().map(Changed::donor).toList());
+        assertEquals(List.of(second, firstAgain), all.stream().map(DonorRepositoryContract::donorOf).toList());
         assertTrue(comesAfter(all.get(1).position(), all.get(0).position()));
         assertEquals(List.of(), donors.changesAfter(owner, all.getLast().position(), 30));
     }
@@ -566,11 +601,11 @@ public abstract class DonorRepositoryContract {
         List<Changed> firstTwo = donors.changesAfter(owner, ChangePosition.START, 2);
         List<Changed> rest = donors.changesAfter(owner, firstTwo.getLast().position(), 30);
 
-        assertEquals(created.subList(0, 2), firstTwo.stream().map(Changed::donor).toList());
-        assertEquals(created.subList(2, 5), rest.stream().map(Changed::donor).toList());
+        assertEquals(created.subList(0, 2), firstTwo.stream().map(DonorRepositoryContract::donorOf).toList());
+        assertEquals(created.subList(2, 5), rest.stream().map(DonorRepositoryContract::donorOf).toList());
         Donor changed = modify(owner, created.get(0).id(), "city", "Rome").orElseThrow();
         assertEquals(List.of(changed), donors.changesAfter(owner, rest.getLast().position(), 30).stream()
-                .map(Changed::donor).toList());
+                .map(DonorRepositoryContract::donorOf).toList());
     }
 
     @Test
@@ -698,7 +733,7 @@ public abstract class DonorRepositoryContract {
 
         Donor erased = donors.erase(owner, donor.id(), ExpectedVersion.ANY, LATER).orElseThrow();
 
-        assertEquals(List.of(erased), donors.changesAfter(owner, seen, 30).stream().map(Changed::donor).toList());
+        assertEquals(List.of(erased), donors.changesAfter(owner, seen, 30).stream().map(DonorRepositoryContract::donorOf).toList());
     }
 
     @Test

@@ -46,9 +46,10 @@ class DonorServiceTest {
 
     @Test
     void listAsksForOneMoreThanTheLimitToLearnWhetherANextPageExists() {
-        when(repository.list(OWNER, DonorFilter.NONE, 30, 11)).thenReturn(donors(11));
+        when(repository.documents(OWNER, DonorFilter.NONE, 30, 11))
+                .thenReturn(donors(11).stream().map(DonorDocuments::render).toList());
 
-        Page<Donor> page = service.list(OWNER, DonorFilter.NONE, new PageRequest(10, 30));
+        Page<DonorDocument> page = service.list(OWNER, DonorFilter.NONE, new PageRequest(10, 30));
 
         assertEquals(10, page.items().size());
         assertEquals(Optional.of(new PageRequest(10, 40)), page.next());
@@ -72,7 +73,7 @@ class DonorServiceTest {
 
     @Test
     void getOfAnotherApplicationsDonorIsNotFound() {
-        when(repository.find(OWNER, 5)).thenReturn(Optional.empty());
+        when(repository.findDocument(OWNER, 5)).thenReturn(Optional.empty());
 
         assertThrows(DonorNotFoundException.class, () -> service.get(OWNER, 5));
     }

@@ -60,12 +60,17 @@ public final class InMemoryDonorRepository implements DonorRepository {
     }
 
     @Override
+    public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
+        return list(owner, filter, offset, count).stream().map(DonorDocuments::render).toList();
+    }
+
+    @Override
     public synchronized List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
         Comparator<ChangePosition> order = Comparator.comparingLong(ChangePosition::change)
                 .thenComparingLong(ChangePosition::donorId);
         return rows.stream()
                 .filter(row -> row.owner().equals(owner))
-                .map(row -> new Changed(row.donor(), new ChangePosition(row.change(), row.donor().id())))
+                .map(row -> new Changed(DonorDocuments.render(row.donor()), new ChangePosition(row.change(), row.donor().id())))
                 .filter(changed -> order.compare(changed.position(), after) > 0)
                 .sorted(Comparator.comparing(Changed::position, order))
                 .limit(count)
@@ -75,6 +80,11 @@ public final class InMemoryDonorRepository implements DonorRepository {
     @Override
     public synchronized Optional<Donor> find(ApplicationId owner, long id) {
         return owned(owner).filter(donor -> donor.id() == id).findFirst();
+    }
+
+    @Override
+    public Optional<DonorDocument> findDocument(ApplicationId owner, long id) {
+        return find(owner, id).map(DonorDocuments::render);
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.ChangesPage;
+import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorService;
 import org.donordata.application.KeyedCreate;
 import org.donordata.application.Upserted;
@@ -75,7 +76,7 @@ final class DonorRoutes {
 
     private void list(ServerRequest req, ServerResponse res) {
         RequestParameters.ListQuery query = RequestParameters.list(req);
-        Page<Donor> page = donors.list(owner(req), query.filter(), query.page());
+        Page<DonorDocument> page = donors.list(owner(req), query.filter(), query.page());
         Envelope.page(req, res, Envelope.Paging.of(page, query.filters()),
                 json -> DonorJson.donors(json, page.items()));
     }
@@ -103,7 +104,7 @@ final class DonorRoutes {
         String externalId = RequestParameters.externalId(req);
         Upserted upserted = donors.upsert(owner(req), externalId, fields, EntityTags.expected(req), key);
         long id = upserted.donor().id();
-        res.header(HeaderNames.ETAG, EntityTags.of(upserted.donor()));
+        res.header(HeaderNames.ETAG, EntityTags.of(upserted.donor().version()));
         if (upserted.created()) {
             res.header(HeaderNames.LOCATION, DONORS + "/" + id);
         }
@@ -111,8 +112,8 @@ final class DonorRoutes {
     }
 
     private void get(ServerRequest req, ServerResponse res) {
-        Donor donor = donors.get(owner(req), RequestParameters.donorId(req));
-        res.header(HeaderNames.ETAG, EntityTags.of(donor));
+        DonorDocument donor = donors.get(owner(req), RequestParameters.donorId(req));
+        res.header(HeaderNames.ETAG, EntityTags.of(donor.version()));
         Envelope.ok(req, res, Status.OK_200, json -> DonorJson.donors(json, List.of(donor)));
     }
 
@@ -142,7 +143,7 @@ final class DonorRoutes {
     private void modify(ServerRequest req, ServerResponse res) {
         DonorChanges changes = DonorChanges.from(JsonBody.read(req));
         Donor donor = donors.modify(owner(req), RequestParameters.donorId(req), changes, EntityTags.expected(req));
-        res.header(HeaderNames.ETAG, EntityTags.of(donor));
+        res.header(HeaderNames.ETAG, EntityTags.of(donor.version()));
         Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
     }
 
@@ -152,7 +153,7 @@ final class DonorRoutes {
             throw ApiException.badRequest("An erasure takes no fields: send no body, or {}.");
         }
         Donor donor = donors.erase(owner(req), RequestParameters.donorId(req), EntityTags.expected(req));
-        res.header(HeaderNames.ETAG, EntityTags.of(donor));
+        res.header(HeaderNames.ETAG, EntityTags.of(donor.version()));
         Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
     }
 

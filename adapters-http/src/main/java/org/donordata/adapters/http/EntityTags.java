@@ -8,7 +8,6 @@ import java.util.regex.Pattern;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
-import org.donordata.domain.Donor;
 import org.donordata.domain.ExpectedVersion;
 
 /**
@@ -24,8 +23,8 @@ final class EntityTags {
     }
 
     /** A strong tag: two representations with the same version are identical byte for byte. */
-    static String of(Donor donor) {
-        return "\"" + donor.version() + "\"";
+    static String of(long version) {
+        return "\"" + version + "\"";
     }
 
     /**

@@ -98,6 +98,21 @@ public interface DatabaseKind {
     /** The number of a change made now in the transaction, where the SQL takes it as a parameter; else null. */
     Long drawChange(DSLContext tx);
 
+    /**
+     * A text column's value as the JSON text of a donor's document (DonorColumns.document): a JSON string, quoted and
+     * escaped, or {@code null}.
+     */
+    Field<String> jsonString(Field<?> column);
+
+    /** A flag column's value as JSON text: {@code true} or {@code false}. */
+    Field<String> jsonFlag(Field<?> column);
+
+    /**
+     * A timestamp column's value as JSON text: a string in the form {@code Instant.toString()} writes (UTC, a fraction
+     * of 0, 3 or 6 digits, a {@code Z}), or {@code null}.
+     */
+    Field<String> jsonInstant(Field<?> column);
+
     /** An instant as a JDBC statement binds it to a timestamp column. */
     Object stored(Instant instant);
 

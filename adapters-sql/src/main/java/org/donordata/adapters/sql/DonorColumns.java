@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.donordata.application.DonorDocument;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
@@ -85,6 +86,36 @@ final class DonorColumns {
 
     private static Object stored(Object value) {
         return value instanceof DonorType type ? type.key() : value;
+    }
+
+    /**
+     * What a read of documents selects: the JSON object of the donor, as the database renders it from every field's
+     * column in field order ({@link DonorDocument}), then its id, version and the change's number.
+     */
+    static List<Field<?>> documentSelected(DatabaseKind kind) {
+        List<Field<?>> pieces = new ArrayList<>();
+        for (DonorField field : FIELDS) {
+            pieces.add(DSL.inline((field.ordinal() == 0 ? "{" : ",") + '"' + field.key() + "\":"));
+            Field<?> column = column(field);
+            pieces.add(switch (field.kind()) {
+                case ID -> column;
+                case TYPE, TEXT, EMAIL, COUNTRY -> kind.jsonString(column);
+                case FLAG -> kind.jsonFlag(column);
+                case TIMESTAMP -> kind.jsonInstant(column);
+            });
+        }
+        pieces.add(DSL.inline("}"));
+        return List.of(DSL.concat(pieces.toArray(Field<?>[]::new)).as("document"), DONORS.ID, DONORS.VERSION, DONORS.CHANGE_SEQ);
+    }
+
+    /** The document in the current row of a result set of {@link #documentSelected}. */
+    static DonorDocument document(ResultSet row) throws SQLException {
+        return new DonorDocument(row.getLong(2), row.getLong(3), row.getBytes(1));
+    }
+
+    /** The number of the latest change to the donor in the current row of a result set of {@link #documentSelected}. */
+    static long documentChange(ResultSet row) throws SQLException {
+        return row.getLong(4);
     }
 
     /** The donor in the current row of a result set of {@link #SELECTED}. */

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.donordata.application.Changed;
+import org.donordata.application.DonorDocument;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
@@ -28,6 +29,7 @@ import org.jooq.Param;
 import org.jooq.Query;
 import org.jooq.Record;
 import org.jooq.Select;
+import org.jooq.SelectConditionStep;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 
@@ -39,12 +41,33 @@ import org.jooq.impl.DSL;
  * @param find one donor
  * @param findForUpdate the same, locking the row for the caller's transaction
  * @param page a page in id order
+ * @param documents the reads that hand donors on as the database renders them (DonorColumns.documentSelected)
+ * @param changes a page of the sync feed, as documents
  * @param insert a new donor (its id is the generated key)
  * @param update a donor's new details, timestamp, version, change number, and when it was erased (null)
  */
-public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate, NamedQuery page, NamedQuery insert,
-        NamedQuery update, NamedQuery changes, NamedQuery findByExternalIdForUpdate,
-        Map<Set<Criterion>, NamedQuery> filteredPages) {
+public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate, NamedQuery page,
+        Map<Set<Criterion>, NamedQuery> filteredPages, Reading documents, NamedQuery insert, NamedQuery update,
+        NamedQuery changes, NamedQuery findByExternalIdForUpdate) {
+
+    /** The reads of one selection: a donor by id, a page in id order, a filtered page. */
+    record Reading(NamedQuery find, NamedQuery page, Map<Set<Criterion>, NamedQuery> filteredPages) {
+
+        static Reading of(DatabaseKind kind, DSLContext renderer, List<Field<?>> selected) {
+            Map<Set<Criterion>, NamedQuery> filteredPages = new HashMap<>();
+            for (Set<Criterion> criteria : everySubsetOf(EnumSet.allOf(Criterion.class))) {
+                filteredPages.put(criteria, NamedQuery.render(renderer, filtered(selected, criteria)));
+            }
+            return new Reading(NamedQuery.render(renderer, byId(selected)),
+                    NamedQuery.render(renderer, kind.numbersAtInsert() ? numbered(selected) : numberedThenNewer(selected)),
+                    Map.copyOf(filteredPages));
+        }
+
+        /** The page query for a filter. */
+        NamedQuery page(DonorFilter filter) {
+            return filter.equals(DonorFilter.NONE) ? page : filteredPages.get(criteriaOf(filter));
+        }
+    }
 
     public static final String APPLICATION = "p_application";
     public static final String ID = "p_id";
@@ -92,31 +115,32 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
 
     static DonorQueries of(DatabaseKind kind) {
         DSLContext renderer = DSL.using(kind.dialect());
-        var byId = DSL.select(DonorColumns.SELECTED).from(DONORS)
-                .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID), DONORS.ID.eq(DSL.param(ID, Long.class)));
         var byExternalId = DSL.select(DonorColumns.SELECTED).from(DONORS).where(DONORS.APPLICATION_ID.eq(APPLICATION_ID),
                 DONORS.field(DonorField.EXTERNAL_ID.key(), String.class).eq(DSL.param(EXTERNAL_ID, String.class)));
-        Map<Set<Criterion>, NamedQuery> filteredPages = new HashMap<>();
-        for (Set<Criterion> criteria : everySubsetOf(EnumSet.allOf(Criterion.class))) {
-            filteredPages.put(criteria, NamedQuery.render(renderer, filtered(criteria)));
-        }
-        return new DonorQueries(kind, NamedQuery.render(renderer, byId),
-                NamedQuery.render(renderer, kind.lockedForUpdate(byId)),
-                NamedQuery.render(renderer, kind.numbersAtInsert() ? numbered() : numberedThenNewer()),
+        Reading rows = Reading.of(kind, renderer, DonorColumns.SELECTED);
+        List<Field<?>> documents = DonorColumns.documentSelected(kind);
+        return new DonorQueries(kind, rows.find(),
+                NamedQuery.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))), rows.page(),
+                rows.filteredPages(), Reading.of(kind, renderer, documents),
                 NamedQuery.render(renderer, insert(kind)), NamedQuery.render(renderer, update(kind)),
-                NamedQuery.render(renderer, changes(kind)),
-                NamedQuery.render(renderer, kind.lockedForUpdate(byExternalId)), Map.copyOf(filteredPages));
+                NamedQuery.render(renderer, changes(kind, documents)),
+                NamedQuery.render(renderer, kind.lockedForUpdate(byExternalId)));
+    }
+
+    private static SelectConditionStep<Record> byId(List<Field<?>> selected) {
+        return DSL.select(selected).from(DONORS)
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID), DONORS.ID.eq(DSL.param(ID, Long.class)));
     }
 
     /**
      * The page of the donors that match every criterion, in id order: one range of the criterion's index (V5), the
      * offset counted in it.
      */
-    private static Select<?> filtered(Set<Criterion> criteria) {
+    private static Select<?> filtered(List<Field<?>> selected, Set<Criterion> criteria) {
         List<Condition> conditions = new ArrayList<>();
         conditions.add(DONORS.APPLICATION_ID.eq(APPLICATION_ID));
         criteria.forEach(criterion -> conditions.add(criterion.condition()));
-        return DSL.select(DonorColumns.SELECTED).from(DONORS).where(conditions).orderBy(DONORS.ID)
+        return DSL.select(selected).from(DONORS).where(conditions).orderBy(DONORS.ID)
                 .limit(COUNT_VALUE).offset(OFFSET_VALUE);
     }
 
@@ -138,8 +162,8 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
      * change_seq, id) of V4; only changes the database says no earlier change can still come before
      * ({@link DatabaseKind#changesFinal}).
      */
-    private static Select<?> changes(DatabaseKind kind) {
-        return DSL.select(DonorColumns.SELECTED).from(DONORS)
+    private static Select<?> changes(DatabaseKind kind, List<Field<?>> selected) {
+        return DSL.select(selected).from(DONORS)
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID),
                         DSL.row(DONORS.CHANGE_SEQ, DONORS.ID).gt(DSL.param(CHANGE, Long.class),
                                 DSL.param(ID, Long.class)),
@@ -184,8 +208,8 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
      * The donors at ordinals offset + 1 to offset + count: one seek however deep the page, since the k-th donor of an
      * application in id order has ordinal k (V3 and V4 migrations).
      */
-    private static Select<Record> numbered() {
-        return DSL.select(DonorColumns.SELECTED)
+    private static Select<Record> numbered(List<Field<?>> selected) {
+        return DSL.select(selected)
                 .from(DONOR_ORDINALS.join(DONORS).on(DONORS.ID.eq(DONOR_ORDINALS.DONOR_ID)))
                 .where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION_ID), DONOR_ORDINALS.ORDINAL.gt(OFFSET_VALUE))
                 .orderBy(DONOR_ORDINALS.ORDINAL)
@@ -198,16 +222,16 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
      * Every numbered donor has a smaller id than every one not numbered yet, so together, in one statement and so one
      * snapshot, they are exactly the page an id-ordered offset would give.
      */
-    private static Select<?> numberedThenNewer() {
+    private static Select<?> numberedThenNewer(List<Field<?>> selected) {
         Field<Long> numbered = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)))
                 .from(DONOR_ORDINALS).where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION_ID)));
-        var newer = DSL.select(DonorColumns.SELECTED).from(DONORS)
+        var newer = DSL.select(selected).from(DONORS)
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID),
                         DONORS.ID.gt(DSL.field(DSL.select(SEQUENCING.NUMBERED_THROUGH).from(SEQUENCING))))
                 .orderBy(DONORS.ID)
                 .limit(COUNT_VALUE)
                 .offset(DSL.greatest(DSL.inline(0L), OFFSET_VALUE.minus(numbered)));
-        var both = numbered().unionAll(newer).asTable("page");
+        var both = numbered(selected).unionAll(newer).asTable("page");
         return DSL.select(both.fields()).from(both).orderBy(both.field(DONORS.ID)).limit(COUNT_VALUE);
     }
 
@@ -222,13 +246,25 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
         return donors;
     }
 
+    /** Runs a query of {@link DonorColumns#documentSelected} whose parameters are bound, reading every row. */
+    static List<DonorDocument> documents(PreparedStatement query) throws SQLException {
+        List<DonorDocument> documents = new ArrayList<>();
+        try (ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                documents.add(DonorColumns.document(rows));
+            }
+        }
+        return documents;
+    }
+
     /** Runs the {@link #changes} query, bound, reading every donor and its change's position. */
-    List<Changed> changed(PreparedStatement query) throws SQLException {
+    static List<Changed> changed(PreparedStatement query) throws SQLException {
         List<Changed> changed = new ArrayList<>();
         try (ResultSet rows = query.executeQuery()) {
             while (rows.next()) {
-                Donor donor = DonorColumns.read(rows, kind);
-                changed.add(new Changed(donor, new ChangePosition(DonorColumns.change(rows), donor.id())));
+                DonorDocument document = DonorColumns.document(rows);
+                changed.add(new Changed(document,
+                        new ChangePosition(DonorColumns.documentChange(rows), document.id())));
             }
         }
         return changed;

@@ -10,6 +10,7 @@ import java.util.function.UnaryOperator;
 
 import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
+import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.KeyedCreate;
 import org.donordata.application.Upserted;
@@ -45,13 +46,28 @@ final class SqlDonorRepository implements DonorRepository {
     public List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
         NamedQuery page = filter.equals(DonorFilter.NONE) ? queries.page()
                 : queries.filteredPages().get(DonorQueries.criteriaOf(filter));
-        List<Object> bindings = queries.bindings(filter);
-        Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.OFFSET, offset,
-                DonorQueries.COUNT, count);
+        List<Object> bindings = pageBindings(owner, filter, offset, count);
         return reads.query(page.sql(), statement -> {
             page.bind(statement, bindings.toArray());
             return queries.donors(statement);
         });
+    }
+
+    @Override
+    public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
+        NamedQuery page = queries.documents().page(filter);
+        List<Object> bindings = pageBindings(owner, filter, offset, count);
+        return reads.query(page.sql(), statement -> {
+            page.bind(statement, bindings.toArray());
+            return DonorQueries.documents(statement);
+        });
+    }
+
+    private List<Object> pageBindings(ApplicationId owner, DonorFilter filter, long offset, int count) {
+        List<Object> bindings = queries.bindings(filter);
+        Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.OFFSET, offset,
+                DonorQueries.COUNT, count);
+        return bindings;
     }
 
     @Override
@@ -63,11 +79,20 @@ final class SqlDonorRepository implements DonorRepository {
     }
 
     @Override
+    public Optional<DonorDocument> findDocument(ApplicationId owner, long id) {
+        NamedQuery find = queries.documents().find();
+        return reads.query(find.sql(), statement -> {
+            find.bind(statement, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id);
+            return DonorQueries.documents(statement).stream().findFirst();
+        });
+    }
+
+    @Override
     public List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
         return reads.query(queries.changes().sql(), changes -> {
             queries.changes().bind(changes, DonorQueries.APPLICATION, owner.value(), DonorQueries.CHANGE,
                     after.change(), DonorQueries.ID, after.donorId(), DonorQueries.COUNT, count);
-            return queries.changed(changes);
+            return DonorQueries.changed(changes);
         });
     }
 

@@ -145,7 +145,7 @@ abstract class DatabaseKindContract extends DonorRepositoryTestBase {
                     do {
                         page = database.donors().changesAfter(owner, cursor, 50);
                         for (Changed changed : page) {
-                            seen.merge(changed.donor().id(), changed.donor().version(), Math::max);
+                            seen.merge(changed.document().id(), changed.document().version(), Math::max);
                             cursor = changed.position();
                         }
                     } while (!page.isEmpty());

@@ -51,7 +51,7 @@ class PostgresChangeFeedIT extends DonorRepositoryTestBase {
 
             writer.commit();
             List<Changed> after = donors.changesAfter(owner, seen, 30);
-            assertEquals(List.of(slow.id(), fast.id()), after.stream().map(c -> c.donor().id()).toList());
+            assertEquals(List.of(slow.id(), fast.id()), after.stream().map(c -> c.document().id()).toList());
             assertEquals(List.of(), updatedAfter(fastChanged.updatedAt()).stream().map(Donor::id).toList(),
                     "the naive cursor, moved past the fast change, never sees the slow one");
         }

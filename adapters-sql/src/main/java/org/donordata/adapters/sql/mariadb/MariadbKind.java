@@ -112,6 +112,26 @@ public final class MariadbKind implements DatabaseKind {
     }
 
     @Override
+    public Field<String> jsonString(Field<?> column) {
+        return DSL.field("coalesce(json_quote({0}), 'null')", String.class, column);
+    }
+
+    @Override
+    public Field<String> jsonFlag(Field<?> column) {
+        return DSL.field("case when {0} then 'true' else 'false' end", String.class, column);
+    }
+
+    // Stored in UTC (stored above), so no zone is applied.
+    @Override
+    public Field<String> jsonInstant(Field<?> column) {
+        return DSL.field("""
+                case when {0} is null then 'null' else concat('"', date_format({0}, '%Y-%m-%dT%H:%i:%s'),
+                    case when microsecond({0}) = 0 then ''
+                        when microsecond({0}) % 1000 = 0 then concat('.', left(date_format({0}, '%f'), 3))
+                        else concat('.', date_format({0}, '%f')) end, 'Z"') end""", String.class, column);
+    }
+
+    @Override
     public Object stored(Instant instant) {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }

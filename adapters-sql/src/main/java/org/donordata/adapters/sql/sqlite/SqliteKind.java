@@ -127,6 +127,29 @@ public final class SqliteKind implements DatabaseKind {
     }
 
     @Override
+    public Field<String> jsonString(Field<?> column) {
+        return DSL.field("json_quote({0})", String.class, column);
+    }
+
+    @Override
+    public Field<String> jsonFlag(Field<?> column) {
+        return DSL.field("case when {0} then 'true' else 'false' end", String.class, column);
+    }
+
+    // The stored text (SqliteTimestamps) is "2024-05-01 12:00:00.0001+00:00": 25 characters and the fraction, which
+    // is padded to 3, 6 or 9 digits as Instant.toString pads it.
+    @Override
+    public Field<String> jsonInstant(Field<?> column) {
+        return DSL.field("""
+                case when {0} is null then 'null' else '"' || substr({0}, 1, 10) || 'T' || substr({0}, 12, 8) || case
+                    when length({0}) = 25 then ''
+                    when length({0}) <= 29 then substr(substr({0}, 20, length({0}) - 25) || '00', 1, 4)
+                    when length({0}) <= 32 then substr(substr({0}, 20, length({0}) - 25) || '00000', 1, 7)
+                    else substr(substr({0}, 20, length({0}) - 25) || '00000000', 1, 10) end || 'Z"' end""",
+                String.class, column);
+    }
+
+    @Override
     public Object stored(Instant instant) {
         return SqliteTimestamps.text(instant);
     }
