@@ -99,19 +99,11 @@ public interface DatabaseKind {
     Long drawChange(DSLContext tx);
 
     /**
-     * A text column's value as the JSON text of a donor's document (DonorColumns.document): a JSON string, quoted and
-     * escaped, or {@code null}.
+     * A donor's JSON object, as the API writes it (DonorDocument), built by the database from the members' columns in
+     * their order: numbers as numbers, text as strings or null, flags as true or false, instants as strings in the
+     * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null.
      */
-    Field<String> jsonString(Field<?> column);
-
-    /** A flag column's value as JSON text: {@code true} or {@code false}. */
-    Field<String> jsonFlag(Field<?> column);
-
-    /**
-     * A timestamp column's value as JSON text: a string in the form {@code Instant.toString()} writes (UTC, a fraction
-     * of 0, 3 or 6 digits, a {@code Z}), or {@code null}.
-     */
-    Field<String> jsonInstant(Field<?> column);
+    Field<String> document(List<DocumentMember> members);
 
     /** An instant as a JDBC statement binds it to a timestamp column. */
     Object stored(Instant instant);

@@ -93,19 +93,11 @@ final class DonorColumns {
      * column in field order ({@link DonorDocument}), then its id, version and the change's number.
      */
     static List<Field<?>> documentSelected(DatabaseKind kind) {
-        List<Field<?>> pieces = new ArrayList<>();
+        List<DocumentMember> members = new ArrayList<>();
         for (DonorField field : FIELDS) {
-            pieces.add(DSL.inline((field.ordinal() == 0 ? "{" : ",") + '"' + field.key() + "\":"));
-            Field<?> column = column(field);
-            pieces.add(switch (field.kind()) {
-                case ID -> column;
-                case TYPE, TEXT, EMAIL, COUNTRY -> kind.jsonString(column);
-                case FLAG -> kind.jsonFlag(column);
-                case TIMESTAMP -> kind.jsonInstant(column);
-            });
+            members.add(new DocumentMember(field.key(), field.kind(), column(field)));
         }
-        pieces.add(DSL.inline("}"));
-        return List.of(DSL.concat(pieces.toArray(Field<?>[]::new)).as("document"), DONORS.ID, DONORS.VERSION, DONORS.CHANGE_SEQ);
+        return List.of(kind.document(members).as("document"), DONORS.ID, DONORS.VERSION, DONORS.CHANGE_SEQ);
     }
 
     /** The document in the current row of a result set of {@link #documentSelected}. */

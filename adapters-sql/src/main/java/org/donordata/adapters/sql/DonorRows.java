@@ -31,8 +31,6 @@ final class DonorRows {
     private static final UniqueConstraint EXTERNAL_ID = new UniqueConstraint(
             "donors_application_external_id_unique", "donors.application_id, donors.external_id");
 
-    private static final String[] GENERATED_ID = {DONORS.ID.getName()};
-
     private DonorRows() {
     }
 
@@ -50,13 +48,12 @@ final class DonorRows {
                 DonorQueries.CHANGE, kind.drawChange(tx));
         try {
             long id = tx.connectionResult(connection -> {
-                try (PreparedStatement insert = connection.prepareStatement(queries.insert().sql(), GENERATED_ID)) {
-                    queries.insert().bind(insert, bindings.toArray());
-                    insert.executeUpdate();
-                    try (ResultSet inserted = insert.getGeneratedKeys()) {
-                        inserted.next();
-                        return inserted.getLong(1);
-                    }
+                PreparedStatement insert = PreparedStatements.returningId(connection, queries.insert().sql());
+                queries.insert().bind(insert, bindings.toArray());
+                insert.executeUpdate();
+                try (ResultSet inserted = insert.getGeneratedKeys()) {
+                    inserted.next();
+                    return inserted.getLong(1);
                 }
             });
             kind.numberAtInsert(tx, owner.value(), id);
@@ -131,10 +128,9 @@ final class DonorRows {
     static Optional<Donor> find(DSLContext tx, DonorQueries queries, NamedQuery query, ApplicationId owner,
             String parameter, Object value) {
         return tx.connectionResult(connection -> {
-            try (PreparedStatement find = connection.prepareStatement(query.sql())) {
-                query.bind(find, DonorQueries.APPLICATION, owner.value(), parameter, value);
-                return queries.donors(find).stream().findFirst();
-            }
+            PreparedStatement find = PreparedStatements.of(connection, query.sql());
+            query.bind(find, DonorQueries.APPLICATION, owner.value(), parameter, value);
+            return queries.donors(find).stream().findFirst();
         });
     }
 

@@ -146,21 +146,20 @@ final class IdempotentInsert {
         kind.lockKey(tx, owner.value(), "idempotency-key:" + key.value());
         NamedQuery row = STATEMENTS.get(kind).row();
         return tx.connectionResult(connection -> {
-            try (PreparedStatement select = connection.prepareStatement(row.sql())) {
-                row.bind(select, APPLICATION, owner.value(), KEY, key.value());
-                try (ResultSet found = select.executeQuery()) {
-                    if (!found.next()) {
-                        return new Recorded.None();
-                    }
-                    // A key recorded at or before this instant has expired.
-                    if (!kind.instant(found, 3).isAfter(now.minus(keyLifetime))) {
-                        return new Recorded.Expired();
-                    }
-                    if (!found.getString(1).equals(fingerprint.hex())) {
-                        throw new IdempotencyKeyReuseException(key);
-                    }
-                    return new Recorded.Live(found.getLong(2));
+            PreparedStatement select = PreparedStatements.of(connection, row.sql());
+            row.bind(select, APPLICATION, owner.value(), KEY, key.value());
+            try (ResultSet found = select.executeQuery()) {
+                if (!found.next()) {
+                    return new Recorded.None();
                 }
+                // A key recorded at or before this instant has expired.
+                if (!kind.instant(found, 3).isAfter(now.minus(keyLifetime))) {
+                    return new Recorded.Expired();
+                }
+                if (!found.getString(1).equals(fingerprint.hex())) {
+                    throw new IdempotencyKeyReuseException(key);
+                }
+                return new Recorded.Live(found.getLong(2));
             }
         });
     }

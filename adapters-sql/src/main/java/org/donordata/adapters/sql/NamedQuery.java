@@ -48,10 +48,9 @@ public record NamedQuery(String sql, List<String> parameters) {
     /** Runs the statement in the caller's transaction, each parameter bound by name; the rows it changed. */
     public int execute(DSLContext tx, Object... namesAndValues) {
         return tx.connectionResult(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                bind(statement, namesAndValues);
-                return statement.executeUpdate();
-            }
+            PreparedStatement statement = PreparedStatements.of(connection, sql);
+            bind(statement, namesAndValues);
+            return statement.executeUpdate();
         });
     }
 

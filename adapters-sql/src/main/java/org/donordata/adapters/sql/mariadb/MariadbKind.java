@@ -17,8 +17,10 @@ import javax.sql.DataSource;
 import org.donordata.adapters.sql.CopiedTable;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
+import org.donordata.adapters.sql.DocumentMember;
 import org.donordata.adapters.sql.DonorQueries;
 import org.donordata.adapters.sql.GroupCommitWriter;
+import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;
@@ -112,18 +114,24 @@ public final class MariadbKind implements DatabaseKind {
     }
 
     @Override
-    public Field<String> jsonString(Field<?> column) {
+    public Field<String> document(List<DocumentMember> members) {
+        return DocumentMember.concatenated(members, member -> switch (member.kind()) {
+            case FLAG -> jsonFlag(member.column());
+            case TIMESTAMP -> jsonInstant(member.column());
+            default -> jsonString(member.column());
+        });
+    }
+
+    private static Field<String> jsonString(Field<?> column) {
         return DSL.field("coalesce(json_quote({0}), 'null')", String.class, column);
     }
 
-    @Override
-    public Field<String> jsonFlag(Field<?> column) {
+    private static Field<String> jsonFlag(Field<?> column) {
         return DSL.field("case when {0} then 'true' else 'false' end", String.class, column);
     }
 
     // Stored in UTC (stored above), so no zone is applied.
-    @Override
-    public Field<String> jsonInstant(Field<?> column) {
+    private static Field<String> jsonInstant(Field<?> column) {
         return DSL.field("""
                 case when {0} is null then 'null' else concat('"', date_format({0}, '%Y-%m-%dT%H:%i:%s'),
                     case when microsecond({0}) = 0 then ''
@@ -150,9 +158,7 @@ public final class MariadbKind implements DatabaseKind {
     /** Waits for the write turn and holds it until the transaction ends; taking it twice costs a round trip. */
     static void takeWriteTurn(DSLContext tx) {
         tx.connection(connection -> {
-            try (var turn = connection.prepareStatement(TAKE_WRITE_TURN)) {
-                turn.executeQuery().close();
-            }
+            PreparedStatements.of(connection, TAKE_WRITE_TURN).executeQuery().close();
         });
     }
 
@@ -165,13 +171,10 @@ public final class MariadbKind implements DatabaseKind {
     @Override
     public Long drawChange(DSLContext tx) {
         return tx.connectionResult(connection -> {
-            try (var draw = connection.prepareStatement(DRAW_CHANGE);
-                    var drawn = connection.prepareStatement(DRAWN_CHANGE)) {
-                draw.executeUpdate();
-                try (ResultSet number = drawn.executeQuery()) {
-                    number.next();
-                    return number.getLong(1);
-                }
+            PreparedStatements.of(connection, DRAW_CHANGE).executeUpdate();
+            try (ResultSet number = PreparedStatements.of(connection, DRAWN_CHANGE).executeQuery()) {
+                number.next();
+                return number.getLong(1);
             }
         });
     }

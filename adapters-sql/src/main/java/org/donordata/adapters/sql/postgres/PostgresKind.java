@@ -17,6 +17,7 @@ import javax.sql.DataSource;
 import org.donordata.adapters.sql.CopiedTable;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
+import org.donordata.adapters.sql.DocumentMember;
 import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;
@@ -131,19 +132,25 @@ public final class PostgresKind implements DatabaseKind {
     }
 
     @Override
-    public Field<String> jsonString(Field<?> column) {
+    public Field<String> document(List<DocumentMember> members) {
+        return DocumentMember.concatenated(members, member -> switch (member.kind()) {
+            case FLAG -> jsonFlag(member.column());
+            case TIMESTAMP -> jsonInstant(member.column());
+            default -> jsonString(member.column());
+        });
+    }
+
+    private static Field<String> jsonString(Field<?> column) {
         return DSL.field("coalesce(cast(to_json({0}) as text), 'null')", String.class, column);
     }
 
-    @Override
-    public Field<String> jsonFlag(Field<?> column) {
+    private static Field<String> jsonFlag(Field<?> column) {
         return DSL.field("case when {0} then 'true' else 'false' end", String.class, column);
     }
 
     // The colons of the time are quoted text of the format ("T" is too): a colon before a word would be read as a
     // named parameter when the query is rendered (NamedQuery).
-    @Override
-    public Field<String> jsonInstant(Field<?> column) {
+    private static Field<String> jsonInstant(Field<?> column) {
         return DSL.field("""
                 case when {0} is null then 'null' else '"' || to_char({0} at time zone 'UTC', 'YYYY-MM-DD"T"HH24":"MI":"SS')
                     || case when to_char({0}, 'US') = '000000' then ''

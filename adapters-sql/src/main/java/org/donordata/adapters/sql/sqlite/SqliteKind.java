@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -15,8 +16,10 @@ import javax.sql.DataSource;
 import org.donordata.adapters.sql.CopiedTable;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
+import org.donordata.adapters.sql.DocumentMember;
 import org.donordata.adapters.sql.DonorQueries;
 import org.donordata.adapters.sql.GroupCommitWriter;
+import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;
@@ -119,34 +122,39 @@ public final class SqliteKind implements DatabaseKind {
     @Override
     public Long drawChange(DSLContext tx) {
         return tx.connectionResult(connection -> {
-            try (var draw = connection.prepareStatement(DRAW_CHANGE); var drawn = draw.executeQuery()) {
+            try (var drawn = PreparedStatements.of(connection, DRAW_CHANGE).executeQuery()) {
                 drawn.next();
                 return drawn.getLong(1);
             }
         });
     }
 
+    // SQLite's own json_object: measured against concatenated text (as PostgresKind builds the object), it costs half
+    // as much per page. A flag is stored as 0 or 1; json() makes true or false values rather than strings.
     @Override
-    public Field<String> jsonString(Field<?> column) {
-        return DSL.field("json_quote({0})", String.class, column);
+    public Field<String> document(List<DocumentMember> members) {
+        List<Field<?>> arguments = new ArrayList<>();
+        for (DocumentMember member : members) {
+            arguments.add(DSL.inline(member.key()));
+            arguments.add(switch (member.kind()) {
+                case FLAG -> DSL.field("json(iif({0}, 'true', 'false'))", String.class, member.column());
+                case TIMESTAMP -> instantText(member.column());
+                default -> member.column();
+            });
+        }
+        return DSL.field("json_object({0})", String.class, DSL.list(arguments.toArray(Field<?>[]::new)));
     }
 
-    @Override
-    public Field<String> jsonFlag(Field<?> column) {
-        return DSL.field("case when {0} then 'true' else 'false' end", String.class, column);
-    }
-
-    // The stored text (SqliteTimestamps) is "2024-05-01 12:00:00.0001+00:00": 25 characters and the fraction, which
-    // is padded to 3, 6 or 9 digits as Instant.toString pads it.
-    @Override
-    public Field<String> jsonInstant(Field<?> column) {
+    // The stored text (SqliteTimestamps) is "2024-05-01 12:00:00.0001+00:00": 25 characters and the fraction, whose
+    // digits without trailing zeros are padded to 3, 6 or 9 as Instant.toString pads them.
+    private static Field<String> instantText(Field<?> column) {
+        Field<String> digits = DSL.field("rtrim(substr({0}, 21, length({0}) - 26), '0')", String.class, column);
         return DSL.field("""
-                case when {0} is null then 'null' else '"' || substr({0}, 1, 10) || 'T' || substr({0}, 12, 8) || case
-                    when length({0}) = 25 then ''
-                    when length({0}) <= 29 then substr(substr({0}, 20, length({0}) - 25) || '00', 1, 4)
-                    when length({0}) <= 32 then substr(substr({0}, 20, length({0}) - 25) || '00000', 1, 7)
-                    else substr(substr({0}, 20, length({0}) - 25) || '00000000', 1, 10) end || 'Z"' end""",
-                String.class, column);
+                substr({0}, 1, 10) || 'T' || substr({0}, 12, 8) || case
+                    when length({0}) = 25 or {1} = '' then ''
+                    when length({1}) <= 3 then '.' || substr({1} || '00', 1, 3)
+                    when length({1}) <= 6 then '.' || substr({1} || '00000', 1, 6)
+                    else '.' || substr({1} || '00000000', 1, 9) end || 'Z'""", String.class, column, digits);
     }
 
     @Override
