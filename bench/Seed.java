@@ -8,6 +8,7 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 
 /**
  * Fills a database the service has created (schema and applications) with donors, fast: one prepared statement,
@@ -22,8 +23,10 @@ public class Seed {
     private static final int BATCH = 10_000;
     private static final int OTHER_EVERY = 10;
     // The text form jOOQ writes for an Instant on SQLite, which the service reads back.
-    private static final DateTimeFormatter SQLITE_STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSSxxx")
-            .withZone(ZoneOffset.UTC);
+    // The fraction without trailing zeros, as ISO_LOCAL_TIME writes it: SQLite's json_object writes it out as stored.
+    private static final DateTimeFormatter SQLITE_STAMP = new DateTimeFormatterBuilder()
+            .append(DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral(' ').append(DateTimeFormatter.ISO_LOCAL_TIME)
+            .appendOffset("+HH:MM", "+00:00").toFormatter().withZone(ZoneOffset.UTC);
 
     public static void main(String[] args) throws SQLException {
         String url = args[0];
