@@ -27,6 +27,9 @@ import org.donordata.domain.IdempotencyKeyReuseException;
  */
 public interface DonorRepository {
 
+    /** The most donors one read may ask for: a larger {@code count} is refused (IllegalArgumentException). */
+    int MAX_ROWS = 1_000;
+
     /**
      * Up to {@code count} of the owner's donors that match the filter, in ascending id order, skipping the first
      * {@code offset} of them.

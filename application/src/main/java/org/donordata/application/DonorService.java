@@ -54,7 +54,7 @@ public final class DonorService {
     }
 
     /** How many donors {@link #forEach} reads at a time. */
-    static final int BATCH = 1_000;
+    static final int BATCH = DonorRepository.MAX_ROWS;
 
     /**
      * Hands every donor of the owner to {@code each}, in id order, a batch at a time: constant memory however many.

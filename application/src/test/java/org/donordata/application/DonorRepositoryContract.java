@@ -123,6 +123,15 @@ public abstract class DonorRepositoryContract {
     }
 
     @Test
+    void aReadOfMoreThanMaxRowsIsRefused() {
+        int tooMany = DonorRepository.MAX_ROWS + 1;
+
+        assertThrows(IllegalArgumentException.class, () -> donors.list(owner, DonorFilter.NONE, 0, tooMany));
+        assertThrows(IllegalArgumentException.class, () -> donors.documents(owner, DonorFilter.NONE, 0, tooMany));
+        assertThrows(IllegalArgumentException.class, () -> donors.changesAfter(owner, ChangePosition.START, tooMany));
+    }
+
+    @Test
     void documentsWriteEveryInstantAsTheApiDoes() {
         List<Instant> stamps = List.of(Instant.parse("2024-05-01T09:30:00Z"), Instant.parse("2024-05-01T09:30:00.100Z"),
                 Instant.parse("2024-05-01T09:30:00.120Z"), Instant.parse("2024-05-01T09:30:00.123Z"),

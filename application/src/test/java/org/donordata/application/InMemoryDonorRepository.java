@@ -56,6 +56,7 @@ public final class InMemoryDonorRepository implements DonorRepository {
 
     @Override
     public synchronized List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
+        requireAtMostMaxRows(count);
         return owned(owner).filter(filter::matches).skip(offset).limit(count).toList();
     }
 
@@ -66,6 +67,7 @@ public final class InMemoryDonorRepository implements DonorRepository {
 
     @Override
     public synchronized List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
+        requireAtMostMaxRows(count);
         Comparator<ChangePosition> order = Comparator.comparingLong(ChangePosition::change)
                 .thenComparingLong(ChangePosition::donorId);
         return rows.stream()
@@ -75,6 +77,12 @@ public final class InMemoryDonorRepository implements DonorRepository {
                 .sorted(Comparator.comparing(Changed::position, order))
                 .limit(count)
                 .toList();
+    }
+
+    private static void requireAtMostMaxRows(int count) {
+        if (count > MAX_ROWS) {
+            throw new IllegalArgumentException("a read takes at most " + MAX_ROWS + " donors");
+        }
     }
 
     @Override

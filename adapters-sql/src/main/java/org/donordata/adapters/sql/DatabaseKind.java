@@ -17,6 +17,7 @@ import org.donordata.application.StorageUnavailableException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Param;
 import org.jooq.QueryPart;
 import org.jooq.Record;
 import org.jooq.ResultQuery;
@@ -104,6 +105,13 @@ public interface DatabaseKind {
      * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null.
      */
     Field<String> document(List<DocumentMember> members);
+
+    /**
+     * The LIMIT of a read of at most {@code count} rows (never more than DonorRepository.MAX_ROWS): the parameter, or a
+     * constant where the database reads no more rows than the caller steps through, and the caller stops at
+     * {@code count} (DonorQueries reads that way on every database).
+     */
+    Field<Integer> rowLimit(Param<Integer> count);
 
     /** An instant as a JDBC statement binds it to a timestamp column. */
     Object stored(Instant instant);

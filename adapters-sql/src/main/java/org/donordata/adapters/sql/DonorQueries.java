@@ -56,10 +56,10 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
         static Reading of(DatabaseKind kind, DSLContext renderer, List<Field<?>> selected) {
             Map<Set<Criterion>, NamedQuery> filteredPages = new HashMap<>();
             for (Set<Criterion> criteria : everySubsetOf(EnumSet.allOf(Criterion.class))) {
-                filteredPages.put(criteria, NamedQuery.render(renderer, filtered(selected, criteria)));
+                filteredPages.put(criteria, NamedQuery.render(renderer, filtered(kind, selected, criteria)));
             }
             return new Reading(NamedQuery.render(renderer, byId(selected)),
-                    NamedQuery.render(renderer, kind.numbersAtInsert() ? numbered(selected) : numberedThenNewer(selected)),
+                    NamedQuery.render(renderer, kind.numbersAtInsert() ? numbered(kind, selected) : numberedThenNewer(kind, selected)),
                     Map.copyOf(filteredPages));
         }
 
@@ -136,12 +136,12 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
      * The page of the donors that match every criterion, in id order: one range of the criterion's index (V5), the
      * offset counted in it.
      */
-    private static Select<?> filtered(List<Field<?>> selected, Set<Criterion> criteria) {
+    private static Select<?> filtered(DatabaseKind kind, List<Field<?>> selected, Set<Criterion> criteria) {
         List<Condition> conditions = new ArrayList<>();
         conditions.add(DONORS.APPLICATION_ID.eq(APPLICATION_ID));
         criteria.forEach(criterion -> conditions.add(criterion.condition()));
         return DSL.select(selected).from(DONORS).where(conditions).orderBy(DONORS.ID)
-                .limit(COUNT_VALUE).offset(OFFSET_VALUE);
+                .limit(kind.rowLimit(COUNT_VALUE)).offset(OFFSET_VALUE);
     }
 
     private static List<Set<Criterion>> everySubsetOf(Set<Criterion> all) {
@@ -169,7 +169,7 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
                                 DSL.param(ID, Long.class)),
                         kind.changesFinal(DONORS.CHANGE_SEQ))
                 .orderBy(DONORS.CHANGE_SEQ, DONORS.ID)
-                .limit(COUNT_VALUE);
+                .limit(kind.rowLimit(COUNT_VALUE));
     }
 
     /**
@@ -208,12 +208,12 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
      * The donors at ordinals offset + 1 to offset + count: one seek however deep the page, since the k-th donor of an
      * application in id order has ordinal k (V3 and V4 migrations).
      */
-    private static Select<Record> numbered(List<Field<?>> selected) {
+    private static Select<Record> numbered(DatabaseKind kind, List<Field<?>> selected) {
         return DSL.select(selected)
                 .from(DONOR_ORDINALS.join(DONORS).on(DONORS.ID.eq(DONOR_ORDINALS.DONOR_ID)))
                 .where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION_ID), DONOR_ORDINALS.ORDINAL.gt(OFFSET_VALUE))
                 .orderBy(DONOR_ORDINALS.ORDINAL)
-                .limit(COUNT_VALUE);
+                .limit(kind.rowLimit(COUNT_VALUE));
     }
 
     /**
@@ -222,7 +222,7 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
      * Every numbered donor has a smaller id than every one not numbered yet, so together, in one statement and so one
      * snapshot, they are exactly the page an id-ordered offset would give.
      */
-    private static Select<?> numberedThenNewer(List<Field<?>> selected) {
+    private static Select<?> numberedThenNewer(DatabaseKind kind, List<Field<?>> selected) {
         Field<Long> numbered = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)))
                 .from(DONOR_ORDINALS).where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION_ID)));
         var newer = DSL.select(selected).from(DONORS)
@@ -231,37 +231,40 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
                 .orderBy(DONORS.ID)
                 .limit(COUNT_VALUE)
                 .offset(DSL.greatest(DSL.inline(0L), OFFSET_VALUE.minus(numbered)));
-        var both = numbered(selected).unionAll(newer).asTable("page");
+        var both = numbered(kind, selected).unionAll(newer).asTable("page");
         return DSL.select(both.fields()).from(both).orderBy(both.field(DONORS.ID)).limit(COUNT_VALUE);
     }
 
-    /** Runs a query of {@link DonorColumns#SELECTED} whose parameters are bound, reading every row. */
-    List<Donor> donors(PreparedStatement query) throws SQLException {
+    /**
+     * Runs a query of {@link DonorColumns#SELECTED} whose parameters are bound, reading up to {@code count} rows: the
+     * query's LIMIT may be larger (DatabaseKind.rowLimit).
+     */
+    List<Donor> donors(PreparedStatement query, int count) throws SQLException {
         List<Donor> donors = new ArrayList<>();
         try (ResultSet rows = query.executeQuery()) {
-            while (rows.next()) {
+            while (donors.size() < count && rows.next()) {
                 donors.add(DonorColumns.read(rows, kind));
             }
         }
         return donors;
     }
 
-    /** Runs a query of {@link DonorColumns#documentSelected} whose parameters are bound, reading every row. */
-    static List<DonorDocument> documents(PreparedStatement query) throws SQLException {
+    /** Runs a query of {@link DonorColumns#documentSelected} whose parameters are bound, reading up to count rows. */
+    static List<DonorDocument> documents(PreparedStatement query, int count) throws SQLException {
         List<DonorDocument> documents = new ArrayList<>();
         try (ResultSet rows = query.executeQuery()) {
-            while (rows.next()) {
+            while (documents.size() < count && rows.next()) {
                 documents.add(DonorColumns.document(rows));
             }
         }
         return documents;
     }
 
-    /** Runs the {@link #changes} query, bound, reading every donor and its change's position. */
-    static List<Changed> changed(PreparedStatement query) throws SQLException {
+    /** Runs the {@link #changes} query, bound, reading up to count donors and their changes' positions. */
+    static List<Changed> changed(PreparedStatement query, int count) throws SQLException {
         List<Changed> changed = new ArrayList<>();
         try (ResultSet rows = query.executeQuery()) {
-            while (rows.next()) {
+            while (changed.size() < count && rows.next()) {
                 DonorDocument document = DonorColumns.document(rows);
                 changed.add(new Changed(document,
                         new ChangePosition(DonorColumns.documentChange(rows), document.id())));

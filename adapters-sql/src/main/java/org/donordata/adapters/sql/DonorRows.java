@@ -130,7 +130,7 @@ final class DonorRows {
         return tx.connectionResult(connection -> {
             PreparedStatement find = PreparedStatements.of(connection, query.sql());
             query.bind(find, DonorQueries.APPLICATION, owner.value(), parameter, value);
-            return queries.donors(find).stream().findFirst();
+            return queries.donors(find, 1).stream().findFirst();
         });
     }
 

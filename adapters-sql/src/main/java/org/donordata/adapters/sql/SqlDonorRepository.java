@@ -49,7 +49,7 @@ final class SqlDonorRepository implements DonorRepository {
         List<Object> bindings = pageBindings(owner, filter, offset, count);
         return reads.query(page.sql(), statement -> {
             page.bind(statement, bindings.toArray());
-            return queries.donors(statement);
+            return queries.donors(statement, count);
         });
     }
 
@@ -59,11 +59,12 @@ final class SqlDonorRepository implements DonorRepository {
         List<Object> bindings = pageBindings(owner, filter, offset, count);
         return reads.query(page.sql(), statement -> {
             page.bind(statement, bindings.toArray());
-            return DonorQueries.documents(statement);
+            return DonorQueries.documents(statement, count);
         });
     }
 
     private List<Object> pageBindings(ApplicationId owner, DonorFilter filter, long offset, int count) {
+        requireAtMostMaxRows(count);
         List<Object> bindings = queries.bindings(filter);
         Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.OFFSET, offset,
                 DonorQueries.COUNT, count);
@@ -74,7 +75,7 @@ final class SqlDonorRepository implements DonorRepository {
     public Optional<Donor> find(ApplicationId owner, long id) {
         return reads.query(queries.find().sql(), find -> {
             queries.find().bind(find, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id);
-            return queries.donors(find).stream().findFirst();
+            return queries.donors(find, 1).stream().findFirst();
         });
     }
 
@@ -83,17 +84,24 @@ final class SqlDonorRepository implements DonorRepository {
         NamedQuery find = queries.documents().find();
         return reads.query(find.sql(), statement -> {
             find.bind(statement, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id);
-            return DonorQueries.documents(statement).stream().findFirst();
+            return DonorQueries.documents(statement, 1).stream().findFirst();
         });
     }
 
     @Override
     public List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
+        requireAtMostMaxRows(count);
         return reads.query(queries.changes().sql(), changes -> {
             queries.changes().bind(changes, DonorQueries.APPLICATION, owner.value(), DonorQueries.CHANGE,
                     after.change(), DonorQueries.ID, after.donorId(), DonorQueries.COUNT, count);
-            return DonorQueries.changed(changes);
+            return DonorQueries.changed(changes, count);
         });
+    }
+
+    private static void requireAtMostMaxRows(int count) {
+        if (count > MAX_ROWS) {
+            throw new IllegalArgumentException("a read takes at most " + MAX_ROWS + " donors, not " + count);
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import org.donordata.application.Application;
 import org.donordata.application.KeyHash;
+import org.donordata.application.DonorRepository;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 
@@ -21,7 +22,8 @@ record RepositorySnapshot(List<Application> applications, List<Optional<Applicat
                 .map(key -> database.applications().findByKeyHash(KeyHash.of(key)))
                 .toList();
         List<Donor> donors = applications.stream()
-                .flatMap(application -> database.donors().list(application.id(), DonorFilter.NONE, 0, 10_000).stream())
+                .flatMap(application -> database.donors().list(application.id(), DonorFilter.NONE, 0,
+                        DonorRepository.MAX_ROWS).stream())
                 .toList();
         return new RepositorySnapshot(applications, keyLookups, donors);
     }

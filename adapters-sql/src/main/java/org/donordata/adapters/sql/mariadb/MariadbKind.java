@@ -29,6 +29,7 @@ import org.donordata.application.StorageUnavailableException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Param;
 import org.jooq.QueryPart;
 import org.jooq.Record;
 import org.jooq.ResultQuery;
@@ -137,6 +138,12 @@ public final class MariadbKind implements DatabaseKind {
                     case when microsecond({0}) = 0 then ''
                         when microsecond({0}) % 1000 = 0 then concat('.', left(date_format({0}, '%f'), 3))
                         else concat('.', date_format({0}, '%f')) end, 'Z"') end""", String.class, column);
+    }
+
+    // A client reads the whole result: a constant LIMIT would send rows nobody reads.
+    @Override
+    public Field<Integer> rowLimit(Param<Integer> count) {
+        return count;
     }
 
     @Override

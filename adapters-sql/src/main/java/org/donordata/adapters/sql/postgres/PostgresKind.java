@@ -26,6 +26,7 @@ import org.donordata.application.StorageUnavailableException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Param;
 import org.jooq.QueryPart;
 import org.jooq.Record;
 import org.jooq.ResultQuery;
@@ -156,6 +157,12 @@ public final class PostgresKind implements DatabaseKind {
                     || case when to_char({0}, 'US') = '000000' then ''
                         when to_char({0}, 'US') like '%000' then '.' || to_char({0}, 'MS')
                         else '.' || to_char({0}, 'US') end || 'Z"' end""", String.class, column);
+    }
+
+    // A client reads the whole result: a constant LIMIT would send rows nobody reads.
+    @Override
+    public Field<Integer> rowLimit(Param<Integer> count) {
+        return count;
     }
 
     @Override
