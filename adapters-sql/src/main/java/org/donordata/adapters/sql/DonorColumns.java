@@ -71,17 +71,23 @@ final class DonorColumns {
     static final Field<String> FOLDED_EMAIL = DONORS.EMAIL_FOLDED;
     static final Param<String> FOLDED_EMAIL_PARAMETER = DSL.param("p_email_folded", String.class);
 
-    /** The values of {@link #parameter}s, for {@link NamedQuery#bind}: names and values alternate. */
-    static List<Object> bindings(DonorDetails details) {
-        List<Object> bindings = new ArrayList<>();
+    /** Sets every writable field's {@link #parameter} and the folded email's to the details' values. */
+    static Bindings set(Bindings bindings, DonorDetails details) {
         for (DonorField field : DonorField.writableFields()) {
-            bindings.add(parameter(field).getParamName());
-            bindings.add(stored(details.get(field)));
+            // The field's kind gives the value the column's type (the migrations' columns, the jOOQ classes).
+            bindings.setUnchecked(parameter(field), details.get(field));
         }
         String email = details.text(DonorField.EMAIL);
-        bindings.add(FOLDED_EMAIL_PARAMETER.getParamName());
-        bindings.add(email == null ? null : EmailAddress.fold(email));
-        return bindings;
+        return bindings.set(FOLDED_EMAIL_PARAMETER, email == null ? null : EmailAddress.fold(email));
+    }
+
+    /** The column of a text field (or the type, stored as its key). */
+    @SuppressWarnings("unchecked")
+    static Field<String> text(DonorField field) {
+        if (field.kind() != DonorField.Kind.TYPE && !field.kind().valueType().equals(String.class)) {
+            throw new IllegalArgumentException(field.key() + " is not stored as text");
+        }
+        return (Field<String>) column(field);
     }
 
     private static Object stored(Object value) {

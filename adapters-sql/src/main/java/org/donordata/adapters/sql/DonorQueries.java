@@ -7,8 +7,8 @@ import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
 import org.donordata.application.DonorDocument;
 import org.donordata.domain.ChangePosition;
@@ -35,7 +36,7 @@ import org.jooq.impl.DSL;
 
 /**
  * The donor statements, rendered once by jOOQ in the database's dialect (rendering cost more CPU than PostgreSQL
- * spent on a create, measured), and the reading of their rows. Parameters are bound by name ({@link NamedQuery}):
+ * spent on a create, measured), and the reading of their rows. Parameters are bound by their {@link Param} ({@link Bindings}):
  * the constants here, and each writable field's {@link DonorColumns#parameter}.
  *
  * @param find one donor
@@ -46,90 +47,81 @@ import org.jooq.impl.DSL;
  * @param insert a new donor (its id is the generated key)
  * @param update a donor's new details, timestamp, version, change number, and when it was erased (null)
  */
-public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findForUpdate, NamedQuery page,
-        Map<Set<Criterion>, NamedQuery> filteredPages, Reading documents, NamedQuery insert, NamedQuery update,
-        NamedQuery changes, NamedQuery findByExternalIdForUpdate) {
+public record DonorQueries(DatabaseKind kind, Statement find, Statement findForUpdate, Statement page,
+        Map<Set<Criterion>, Statement> filteredPages, Reading documents, Statement insert, Statement update,
+        Statement changes, Statement findByExternalIdForUpdate) {
 
     /** The reads of one selection: a donor by id, a page in id order, a filtered page. */
-    record Reading(NamedQuery find, NamedQuery page, Map<Set<Criterion>, NamedQuery> filteredPages) {
+    record Reading(Statement find, Statement page, Map<Set<Criterion>, Statement> filteredPages) {
 
         static Reading of(DatabaseKind kind, DSLContext renderer, List<Field<?>> selected) {
-            Map<Set<Criterion>, NamedQuery> filteredPages = new HashMap<>();
+            Map<Set<Criterion>, Statement> filteredPages = new HashMap<>();
             for (Set<Criterion> criteria : everySubsetOf(EnumSet.allOf(Criterion.class))) {
-                filteredPages.put(criteria, NamedQuery.render(renderer, filtered(kind, selected, criteria)));
+                filteredPages.put(criteria, Statement.render(renderer, filtered(kind, selected, criteria)));
             }
-            return new Reading(NamedQuery.render(renderer, byId(selected)),
-                    NamedQuery.render(renderer, kind.numbersAtInsert() ? numbered(kind, selected) : numberedThenNewer(kind, selected)),
+            return new Reading(Statement.render(renderer, byId(selected)),
+                    Statement.render(renderer, kind.numbersAtInsert() ? numbered(kind, selected) : numberedThenNewer(kind, selected)),
                     Map.copyOf(filteredPages));
         }
 
         /** The page query for a filter. */
-        NamedQuery page(DonorFilter filter) {
+        Statement page(DonorFilter filter) {
             return filter.equals(DonorFilter.NONE) ? page : filteredPages.get(criteriaOf(filter));
         }
     }
 
-    public static final String APPLICATION = "p_application";
-    public static final String ID = "p_id";
-    static final String OFFSET = "p_offset";
-    static final String COUNT = "p_count";
-    static final String CREATED = "p_created";
-    static final String UPDATED = "p_updated";
-    static final String VERSION = "p_version";
-    public static final String CHANGE = "p_change";
-    static final String EXTERNAL_ID = "p_external_id";
-    static final String ERASED = "p_erased";
+    public static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
+    public static final Param<Long> ID = DSL.param("p_id", Long.class);
+    static final Param<Long> OFFSET = DSL.param("p_offset", Long.class);
+    static final Param<Integer> COUNT = DSL.param("p_count", Integer.class);
+    static final Param<Instant> CREATED = DSL.param("p_created", DONORS.CREATED_AT.getType());
+    static final Param<Instant> UPDATED = DSL.param("p_updated", DONORS.UPDATED_AT.getType());
+    static final Param<Long> VERSION = DSL.param("p_version", Long.class);
+    public static final Param<Long> CHANGE = DSL.param("p_change", Long.class);
+    static final Param<String> EXTERNAL_ID = DSL.param("p_external_id", String.class);
+    static final Param<Instant> ERASED = DSL.param("p_erased", DONORS.ERASED_AT.getType());
+    private static final Param<String> FILTER_EMAIL = DSL.param("p_filter_email", String.class);
+    private static final Param<String> FILTER_EXTERNAL_ID = DSL.param("p_filter_external_id", String.class);
+    private static final Param<String> FILTER_TYPE = DSL.param("p_filter_type", String.class);
+    private static final Param<Instant> FILTER_CREATED_SINCE = DSL.param("p_created_since", DONORS.CREATED_AT.getType());
+    private static final Param<Instant> FILTER_UPDATED_SINCE = DSL.param("p_updated_since", DONORS.UPDATED_AT.getType());
 
-    /** A criterion of a filtered list (contract section 8), with the condition it adds and its parameter. */
+    /** A criterion of a filtered list (contract section 8): the condition it adds. */
     enum Criterion {
-        EMAIL(DonorColumns.FOLDED_EMAIL, "p_filter_email", false),
-        EXTERNAL_ID(DonorColumns.column(DonorField.EXTERNAL_ID), "p_filter_external_id", false),
-        TYPE(DonorColumns.column(DonorField.TYPE), "p_filter_type", false),
-        CREATED_SINCE(DONORS.CREATED_AT, "p_created_since", true),
-        UPDATED_SINCE(DONORS.UPDATED_AT, "p_updated_since", true);
+        EMAIL(DonorColumns.FOLDED_EMAIL.eq(FILTER_EMAIL)),
+        EXTERNAL_ID(DonorColumns.text(DonorField.EXTERNAL_ID).eq(FILTER_EXTERNAL_ID)),
+        TYPE(DonorColumns.text(DonorField.TYPE).eq(FILTER_TYPE)),
+        CREATED_SINCE(DONORS.CREATED_AT.ge(FILTER_CREATED_SINCE)),
+        UPDATED_SINCE(DONORS.UPDATED_AT.ge(FILTER_UPDATED_SINCE));
 
-        private final Field<Object> column;
-        private final String parameter;
-        private final boolean since;
+        private final Condition condition;
 
-        @SuppressWarnings("unchecked")
-        Criterion(Field<?> column, String parameter, boolean since) {
-            this.column = (Field<Object>) column;
-            this.parameter = parameter;
-            this.since = since;
-        }
-
-        String parameter() {
-            return parameter;
+        Criterion(Condition condition) {
+            this.condition = condition;
         }
 
         Condition condition() {
-            Param<Object> value = DSL.param(parameter, column.getType());
-            return since ? column.ge(value) : column.eq(value);
+            return condition;
         }
     }
 
-    private static final Param<Long> APPLICATION_ID = DSL.param(APPLICATION, Long.class);
-    private static final Param<Long> OFFSET_VALUE = DSL.param(OFFSET, Long.class);
-    private static final Param<Integer> COUNT_VALUE = DSL.param(COUNT, Integer.class);
-
     static DonorQueries of(DatabaseKind kind) {
         DSLContext renderer = DSL.using(kind.dialect());
-        var byExternalId = DSL.select(DonorColumns.SELECTED).from(DONORS).where(DONORS.APPLICATION_ID.eq(APPLICATION_ID),
-                DONORS.field(DonorField.EXTERNAL_ID.key(), String.class).eq(DSL.param(EXTERNAL_ID, String.class)));
+        var byExternalId = DSL.select(DonorColumns.SELECTED).from(DONORS).where(DONORS.APPLICATION_ID.eq(APPLICATION),
+                DonorColumns.text(DonorField.EXTERNAL_ID).eq(EXTERNAL_ID));
         Reading rows = Reading.of(kind, renderer, DonorColumns.SELECTED);
         List<Field<?>> documents = DonorColumns.documentSelected(kind);
         return new DonorQueries(kind, rows.find(),
-                NamedQuery.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))), rows.page(),
+                Statement.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))), rows.page(),
                 rows.filteredPages(), Reading.of(kind, renderer, documents),
-                NamedQuery.render(renderer, insert(kind)), NamedQuery.render(renderer, update(kind)),
-                NamedQuery.render(renderer, changes(kind, documents)),
-                NamedQuery.render(renderer, kind.lockedForUpdate(byExternalId)));
+                Statement.render(renderer, insert(kind)), Statement.render(renderer, update(kind)),
+                Statement.render(renderer, changes(kind, documents)),
+                Statement.render(renderer, kind.lockedForUpdate(byExternalId)));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {
         return DSL.select(selected).from(DONORS)
-                .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID), DONORS.ID.eq(DSL.param(ID, Long.class)));
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION), DONORS.ID.eq(ID));
     }
 
     /**
@@ -138,10 +130,10 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
      */
     private static Select<?> filtered(DatabaseKind kind, List<Field<?>> selected, Set<Criterion> criteria) {
         List<Condition> conditions = new ArrayList<>();
-        conditions.add(DONORS.APPLICATION_ID.eq(APPLICATION_ID));
+        conditions.add(DONORS.APPLICATION_ID.eq(APPLICATION));
         criteria.forEach(criterion -> conditions.add(criterion.condition()));
         return DSL.select(selected).from(DONORS).where(conditions).orderBy(DONORS.ID)
-                .limit(kind.rowLimit(COUNT_VALUE)).offset(OFFSET_VALUE);
+                .limit(kind.rowLimit(COUNT)).offset(OFFSET);
     }
 
     private static List<Set<Criterion>> everySubsetOf(Set<Criterion> all) {
@@ -164,12 +156,12 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
      */
     private static Select<?> changes(DatabaseKind kind, List<Field<?>> selected) {
         return DSL.select(selected).from(DONORS)
-                .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID),
-                        DSL.row(DONORS.CHANGE_SEQ, DONORS.ID).gt(DSL.param(CHANGE, Long.class),
-                                DSL.param(ID, Long.class)),
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION),
+                        DSL.row(DONORS.CHANGE_SEQ, DONORS.ID).gt(CHANGE,
+                                ID),
                         kind.changesFinal(DONORS.CHANGE_SEQ))
                 .orderBy(DONORS.CHANGE_SEQ, DONORS.ID)
-                .limit(kind.rowLimit(COUNT_VALUE));
+                .limit(kind.rowLimit(COUNT));
     }
 
     /**
@@ -181,11 +173,11 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
         Table<?> change = DSL.select(kind.changeNumber().as(DONORS.CHANGE_SEQ.getName())).offset(DSL.inline(0))
                 .asTable("change");
         Map<Field<?>, Field<?>> values = new LinkedHashMap<>();
-        values.put(DONORS.APPLICATION_ID, APPLICATION_ID);
+        values.put(DONORS.APPLICATION_ID, APPLICATION);
         DonorField.writableFields().forEach(field -> values.put(DonorColumns.column(field), DonorColumns.parameter(field)));
-        values.put(DONORS.CREATED_AT, DSL.param(CREATED, DONORS.CREATED_AT.getType()));
-        values.put(DONORS.UPDATED_AT, DSL.param(UPDATED, DONORS.UPDATED_AT.getType()));
-        values.put(DONORS.VERSION, DSL.param(VERSION, Long.class));
+        values.put(DONORS.CREATED_AT, CREATED);
+        values.put(DONORS.UPDATED_AT, UPDATED);
+        values.put(DONORS.VERSION, VERSION);
         values.put(DonorColumns.FOLDED_EMAIL, DonorColumns.FOLDED_EMAIL_PARAMETER);
         values.put(DONORS.CHANGE_SEQ, change.field(DONORS.CHANGE_SEQ.getName()));
         return DSL.insertInto(DONORS).columns(values.keySet())
@@ -195,13 +187,13 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
     private static Query update(DatabaseKind kind) {
         Map<Field<?>, Field<?>> values = new LinkedHashMap<>();
         DonorField.writableFields().forEach(field -> values.put(DonorColumns.column(field), DonorColumns.parameter(field)));
-        values.put(DONORS.UPDATED_AT, DSL.param(UPDATED, DONORS.UPDATED_AT.getType()));
-        values.put(DONORS.VERSION, DSL.param(VERSION, Long.class));
+        values.put(DONORS.UPDATED_AT, UPDATED);
+        values.put(DONORS.VERSION, VERSION);
         values.put(DonorColumns.FOLDED_EMAIL, DonorColumns.FOLDED_EMAIL_PARAMETER);
-        values.put(DONORS.ERASED_AT, DSL.param(ERASED, DONORS.ERASED_AT.getType()));
+        values.put(DONORS.ERASED_AT, ERASED);
         values.put(DONORS.CHANGE_SEQ, kind.changeNumber());
         return DSL.update(DONORS).set(values)
-                .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID), DONORS.ID.eq(DSL.param(ID, Long.class)));
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION), DONORS.ID.eq(ID));
     }
 
     /**
@@ -211,9 +203,9 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
     private static Select<Record> numbered(DatabaseKind kind, List<Field<?>> selected) {
         return DSL.select(selected)
                 .from(DONOR_ORDINALS.join(DONORS).on(DONORS.ID.eq(DONOR_ORDINALS.DONOR_ID)))
-                .where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION_ID), DONOR_ORDINALS.ORDINAL.gt(OFFSET_VALUE))
+                .where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION), DONOR_ORDINALS.ORDINAL.gt(OFFSET))
                 .orderBy(DONOR_ORDINALS.ORDINAL)
-                .limit(kind.rowLimit(COUNT_VALUE));
+                .limit(kind.rowLimit(COUNT));
     }
 
     /**
@@ -224,15 +216,15 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
      */
     private static Select<?> numberedThenNewer(DatabaseKind kind, List<Field<?>> selected) {
         Field<Long> numbered = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L)))
-                .from(DONOR_ORDINALS).where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION_ID)));
+                .from(DONOR_ORDINALS).where(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION)));
         var newer = DSL.select(selected).from(DONORS)
-                .where(DONORS.APPLICATION_ID.eq(APPLICATION_ID),
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION),
                         DONORS.ID.gt(DSL.field(DSL.select(SEQUENCING.NUMBERED_THROUGH).from(SEQUENCING))))
                 .orderBy(DONORS.ID)
-                .limit(COUNT_VALUE)
-                .offset(DSL.greatest(DSL.inline(0L), OFFSET_VALUE.minus(numbered)));
+                .limit(COUNT)
+                .offset(DSL.greatest(DSL.inline(0L), OFFSET.minus(numbered)));
         var both = numbered(kind, selected).unionAll(newer).asTable("page");
-        return DSL.select(both.fields()).from(both).orderBy(both.field(DONORS.ID)).limit(COUNT_VALUE);
+        return DSL.select(both.fields()).from(both).orderBy(both.field(DONORS.ID)).limit(COUNT);
     }
 
     /**
@@ -273,17 +265,20 @@ public record DonorQueries(DatabaseKind kind, NamedQuery find, NamedQuery findFo
         return changed;
     }
 
-    /** The bindings of a filtered page's criteria: names and values alternate. */
-    List<Object> bindings(DonorFilter filter) {
-        List<Object> bindings = new ArrayList<>();
-        filter.foldedEmail().ifPresent(email -> Collections.addAll(bindings, Criterion.EMAIL.parameter(), email));
-        filter.externalId().ifPresent(id -> Collections.addAll(bindings, Criterion.EXTERNAL_ID.parameter(), id));
-        filter.type().ifPresent(type -> Collections.addAll(bindings, Criterion.TYPE.parameter(), type.key()));
-        filter.createdSince().ifPresent(since -> Collections.addAll(bindings, Criterion.CREATED_SINCE.parameter(),
-                kind.stored(since)));
-        filter.updatedSince().ifPresent(since -> Collections.addAll(bindings, Criterion.UPDATED_SINCE.parameter(),
-                kind.stored(since)));
+    /** A filtered page's bindings: its criteria's values, the owner, the offset and the count. */
+    Bindings pageBindings(ApplicationId owner, DonorFilter filter, long offset, int count) {
+        Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(OFFSET, offset).set(COUNT, count);
+        filter.foldedEmail().ifPresent(email -> bindings.set(FILTER_EMAIL, email));
+        filter.externalId().ifPresent(id -> bindings.set(FILTER_EXTERNAL_ID, id));
+        filter.type().ifPresent(type -> bindings.set(FILTER_TYPE, type.key()));
+        filter.createdSince().ifPresent(since -> bindings.set(FILTER_CREATED_SINCE, since));
+        filter.updatedSince().ifPresent(since -> bindings.set(FILTER_UPDATED_SINCE, since));
         return bindings;
+    }
+
+    /** The page query of donor rows for a filter. */
+    Statement rows(DonorFilter filter) {
+        return filter.equals(DonorFilter.NONE) ? page : filteredPages.get(criteriaOf(filter));
     }
 
     /** The criteria a filter uses. */

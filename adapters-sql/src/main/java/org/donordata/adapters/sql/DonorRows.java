@@ -1,13 +1,10 @@
 package org.donordata.adapters.sql;
 
-import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -20,36 +17,36 @@ import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.ExpectedVersion;
 import org.jooq.DSLContext;
+import org.jooq.Param;
 import org.jooq.exception.DataAccessException;
 
 /**
- * The writes of donor rows, each within a transaction the caller runs (one per request, or one per group of them); an
- * insert that is one statement (DatabaseKind.insertIsOneStatement) may run on its own in autocommit.
+ * The writes of one owner's donor rows within one transaction the caller runs (one per request, or one per group of
+ * them), all stamped with the same instant; an insert that is one statement (DatabaseKind.insertIsOneStatement) may
+ * run on its own in autocommit.
  */
-final class DonorRows {
+record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Instant now) {
 
     private static final UniqueConstraint EXTERNAL_ID = new UniqueConstraint(
             "donors_application_external_id_unique", "donors.application_id, donors.external_id");
-
-    private DonorRows() {
-    }
 
     /**
      * Stores a new donor at its first version, as its application's next ordinal now or soon (see the V4 migration).
      *
      * @throws DuplicateExternalIdException when another donor of the owner has the same external id
      */
-    static Donor insert(DSLContext tx, DonorQueries queries, ApplicationId owner, DonorDetails details,
-            Instant stamp) {
+    Donor insert(DonorDetails details) {
         DatabaseKind kind = queries.kind();
-        List<Object> bindings = DonorColumns.bindings(details);
-        Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.CREATED, kind.stored(stamp),
-                DonorQueries.UPDATED, kind.stored(stamp), DonorQueries.VERSION, Donor.FIRST_VERSION,
-                DonorQueries.CHANGE, kind.drawChange(tx));
+        Bindings bindings = DonorColumns.set(new Bindings(kind), details)
+                .set(DonorQueries.APPLICATION, owner.value())
+                .set(DonorQueries.CREATED, now)
+                .set(DonorQueries.UPDATED, now)
+                .set(DonorQueries.VERSION, Donor.FIRST_VERSION)
+                .set(DonorQueries.CHANGE, kind.drawChange(tx));
         try {
             long id = tx.connectionResult(connection -> {
                 PreparedStatement insert = PreparedStatements.returningId(connection, queries.insert().sql());
-                queries.insert().bind(insert, bindings.toArray());
+                queries.insert().bind(insert, bindings);
                 insert.executeUpdate();
                 try (ResultSet inserted = insert.getGeneratedKeys()) {
                     inserted.next();
@@ -57,9 +54,9 @@ final class DonorRows {
                 }
             });
             kind.numberAtInsert(tx, owner.value(), id);
-            return new Donor(id, details, stamp, stamp, Donor.FIRST_VERSION);
+            return new Donor(id, details, now, now, Donor.FIRST_VERSION);
         } catch (DataAccessException e) {
-            throw duplicateExternalIdOr(e, queries, details);
+            throw duplicateExternalIdOr(e, details);
         }
     }
 
@@ -69,9 +66,8 @@ final class DonorRows {
      *
      * @return the donor as stored afterwards, or empty when the owner has no donor with this id
      */
-    static Optional<Donor> modify(DSLContext tx, DonorQueries queries, ApplicationId owner, long id,
-            ExpectedVersion expected, UnaryOperator<DonorDetails> change, Instant stamp) {
-        Optional<Donor> current = find(tx, queries, queries.findForUpdate(), owner, DonorQueries.ID, id);
+    Optional<Donor> modify(long id, ExpectedVersion expected, UnaryOperator<DonorDetails> change) {
+        Optional<Donor> current = find(queries.findForUpdate(), DonorQueries.ID, id);
         if (current.isEmpty()) {
             return Optional.empty();
         }
@@ -88,9 +84,9 @@ final class DonorRows {
             return current;
         }
         try {
-            return Optional.of(update(tx, queries, owner, stored, after, stamp, null));
+            return Optional.of(update(stored, after, null));
         } catch (DataAccessException e) {
-            throw duplicateExternalIdOr(e, queries, after);
+            throw duplicateExternalIdOr(e, after);
         }
     }
 
@@ -98,9 +94,8 @@ final class DonorRows {
      * Erases the donor (DonorRepository.erase): its personal fields back to their defaults, the time recorded, its
      * idempotency record deleted. Nothing happens to a donor erased already. The version is checked first.
      */
-    static Optional<Donor> erase(DSLContext tx, DonorQueries queries, ApplicationId owner, long id,
-            ExpectedVersion expected, Instant stamp) {
-        Optional<Donor> current = find(tx, queries, queries.findForUpdate(), owner, DonorQueries.ID, id);
+    Optional<Donor> erase(long id, ExpectedVersion expected) {
+        Optional<Donor> current = find(queries.findForUpdate(), DonorQueries.ID, id);
         if (current.isPresent() && !expected.accepts(current.get().version())) {
             throw new DonorVersionMismatchException(id, current.get().version());
         }
@@ -109,33 +104,33 @@ final class DonorRows {
         }
         tx.deleteFrom(IDEMPOTENCY_KEYS).where(IDEMPOTENCY_KEYS.APPLICATION_ID.eq(owner.value()),
                 IDEMPOTENCY_KEYS.DONOR_ID.eq(id)).execute();
-        return Optional.of(update(tx, queries, owner, current.get(), current.get().erasedDetails(), stamp, stamp));
+        return Optional.of(update(current.get(), current.get().erasedDetails(), now));
     }
 
-    private static Donor update(DSLContext tx, DonorQueries queries, ApplicationId owner, Donor stored,
-            DonorDetails after, Instant stamp, Instant erasedAt) {
+    private Donor update(Donor stored, DonorDetails after, Instant erasedAt) {
         long version = stored.version() + 1;
-        List<Object> bindings = DonorColumns.bindings(after);
-        Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, stored.id(),
-                DonorQueries.UPDATED, queries.kind().stored(stamp), DonorQueries.VERSION, version,
-                DonorQueries.ERASED, erasedAt == null ? null : queries.kind().stored(erasedAt),
-                DonorQueries.CHANGE, queries.kind().drawChange(tx));
-        queries.update().execute(tx, bindings.toArray());
-        return new Donor(stored.id(), after, stored.createdAt(), stamp, version, erasedAt);
+        DatabaseKind kind = queries.kind();
+        queries.update().execute(tx, DonorColumns.set(new Bindings(kind), after)
+                .set(DonorQueries.APPLICATION, owner.value())
+                .set(DonorQueries.ID, stored.id())
+                .set(DonorQueries.UPDATED, now)
+                .set(DonorQueries.VERSION, version)
+                .set(DonorQueries.ERASED, erasedAt)
+                .set(DonorQueries.CHANGE, kind.drawChange(tx)));
+        return new Donor(stored.id(), after, stored.createdAt(), now, version, erasedAt);
     }
 
     /** The owner's donor a query of {@link DonorQueries} finds by one more parameter, within the transaction. */
-    static Optional<Donor> find(DSLContext tx, DonorQueries queries, NamedQuery query, ApplicationId owner,
-            String parameter, Object value) {
+    <T> Optional<Donor> find(Statement query, Param<T> parameter, T value) {
         return tx.connectionResult(connection -> {
             PreparedStatement find = PreparedStatements.of(connection, query.sql());
-            query.bind(find, DonorQueries.APPLICATION, owner.value(), parameter, value);
+            query.bind(find, new Bindings(queries.kind()).set(DonorQueries.APPLICATION, owner.value())
+                    .set(parameter, value));
             return queries.donors(find, 1).stream().findFirst();
         });
     }
 
-    private static RuntimeException duplicateExternalIdOr(DataAccessException e, DonorQueries queries,
-            DonorDetails details) {
+    private RuntimeException duplicateExternalIdOr(DataAccessException e, DonorDetails details) {
         return EXTERNAL_ID.isViolatedBy(e, queries.kind())
                 ? new DuplicateExternalIdException(details.text(DonorField.EXTERNAL_ID)) : e;
     }

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyedCreate;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorFingerprint;
@@ -19,6 +18,7 @@ import org.donordata.domain.IdempotencyKeyReuseException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Param;
 import org.jooq.Record2;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
@@ -30,7 +30,7 @@ import org.jooq.impl.DSL;
  * key take turns (see {@link DatabaseKind#lockKey}), so the second of two concurrent ones reads the first's
  * row and replays it; the key's primary key refuses anything that slipped past.
  */
-final class IdempotentInsert {
+record IdempotentInsert(DonorRows rows, Duration keyLifetime) {
 
     /**
      * Expired keys' rows a purging create deletes at most: more than {@link #PURGE_EVERY}, so the purge outpaces the
@@ -42,24 +42,21 @@ final class IdempotentInsert {
     /** One create in this many purges (by its donor id): still more rows purged than recorded, for fewer statements. */
     static final int PURGE_EVERY = 8;
 
-    private IdempotentInsert() {
-    }
-
-    private static final String APPLICATION = DonorQueries.APPLICATION;
-    private static final String KEY = "p_key";
-    private static final String FINGERPRINT = "p_fingerprint";
-    private static final String DONOR = DonorQueries.ID;
-    private static final String NOW = DonorQueries.CREATED;
-    private static final String EXPIRED_UP_TO = "p_expired_up_to";
+    private static final Param<Long> APPLICATION = DonorQueries.APPLICATION;
+    private static final Param<String> KEY = DSL.param("p_key", String.class);
+    private static final Param<String> FINGERPRINT = DSL.param("p_fingerprint", String.class);
+    private static final Param<Long> DONOR = DonorQueries.ID;
+    private static final Param<Instant> NOW = DonorQueries.CREATED;
+    private static final Param<Instant> EXPIRED_UP_TO = DSL.param("p_expired_up_to",
+            IDEMPOTENCY_KEYS.CREATED_AT.getType());
 
     /** The statements, rendered once per database (jOOQ's rendering was most of a keyed create's cost on SQLite). */
-    private record Statements(NamedQuery row, NamedQuery dropExpired, NamedQuery record, NamedQuery purge) {
+    private record Statements(Statement row, Statement dropExpired, Statement record, Statement purge) {
 
         static Statements of(DatabaseKind kind) {
             DSLContext renderer = DSL.using(kind.dialect());
-            Condition keyOf = IDEMPOTENCY_KEYS.APPLICATION_ID.eq(DSL.param(APPLICATION, Long.class))
-                    .and(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY.eq(DSL.param(KEY, String.class)));
-            Field<Instant> expiredUpTo = DSL.param(EXPIRED_UP_TO, IDEMPOTENCY_KEYS.CREATED_AT.getType());
+            Condition keyOf = IDEMPOTENCY_KEYS.APPLICATION_ID.eq(APPLICATION).and(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY.eq(KEY));
+            Field<Instant> expiredUpTo = EXPIRED_UP_TO;
             SelectForUpdateStep<Record2<Long, String>> oldest = DSL
                     .select(IDEMPOTENCY_KEYS.APPLICATION_ID, IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY)
                     .from(IDEMPOTENCY_KEYS)
@@ -68,17 +65,17 @@ final class IdempotentInsert {
             // The purge passes over rows other transactions hold, so it never waits for them.
             Select<Record2<Long, String>> expired = kind.skippingLocked(oldest);
             return new Statements(
-                    NamedQuery.render(renderer, DSL.select(IDEMPOTENCY_KEYS.FINGERPRINT, IDEMPOTENCY_KEYS.DONOR_ID,
+                    Statement.render(renderer, DSL.select(IDEMPOTENCY_KEYS.FINGERPRINT, IDEMPOTENCY_KEYS.DONOR_ID,
                             IDEMPOTENCY_KEYS.CREATED_AT).from(IDEMPOTENCY_KEYS).where(keyOf)),
-                    NamedQuery.render(renderer, DSL.deleteFrom(IDEMPOTENCY_KEYS)
+                    Statement.render(renderer, DSL.deleteFrom(IDEMPOTENCY_KEYS)
                             .where(keyOf, IDEMPOTENCY_KEYS.CREATED_AT.le(expiredUpTo))),
-                    NamedQuery.render(renderer, DSL.insertInto(IDEMPOTENCY_KEYS)
-                            .set(IDEMPOTENCY_KEYS.APPLICATION_ID, DSL.param(APPLICATION, Long.class))
-                            .set(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, DSL.param(KEY, String.class))
-                            .set(IDEMPOTENCY_KEYS.FINGERPRINT, DSL.param(FINGERPRINT, String.class))
-                            .set(IDEMPOTENCY_KEYS.DONOR_ID, DSL.param(DONOR, Long.class))
-                            .set(IDEMPOTENCY_KEYS.CREATED_AT, DSL.param(NOW, IDEMPOTENCY_KEYS.CREATED_AT.getType()))),
-                    NamedQuery.render(renderer, DSL.deleteFrom(IDEMPOTENCY_KEYS).where(DSL.row(
+                    Statement.render(renderer, DSL.insertInto(IDEMPOTENCY_KEYS)
+                            .set(IDEMPOTENCY_KEYS.APPLICATION_ID, APPLICATION)
+                            .set(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, KEY)
+                            .set(IDEMPOTENCY_KEYS.FINGERPRINT, FINGERPRINT)
+                            .set(IDEMPOTENCY_KEYS.DONOR_ID, DONOR)
+                            .set(IDEMPOTENCY_KEYS.CREATED_AT, NOW)),
+                    Statement.render(renderer, DSL.deleteFrom(IDEMPOTENCY_KEYS).where(DSL.row(
                             IDEMPOTENCY_KEYS.APPLICATION_ID, IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY).in(expired))));
         }
     }
@@ -87,30 +84,29 @@ final class IdempotentInsert {
             .collect(Collectors.toUnmodifiableMap(kind -> kind, Statements::of));
 
     /**
-     * See DonorRepository.insertOnce: within the caller's transaction, the donor id the key's live row names, or the
-     * id of a donor stored now together with the key's row.
+     * See DonorRepository.insertOnce: within the rows' transaction, the donor id the key's live row names, or the id
+     * of a donor stored now together with the key's row.
      */
-    static KeyedCreate insertOnce(DSLContext tx, DonorQueries queries, ApplicationId owner, IdempotencyKey key,
-            DonorFingerprint fingerprint, DonorDetails details, Instant now, Duration keyLifetime) {
-        DatabaseKind kind = queries.kind();
+    KeyedCreate insertOnce(IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details) {
+        DatabaseKind kind = rows.queries().kind();
         Statements statements = STATEMENTS.get(kind);
-        Object expiredUpTo = kind.stored(now.minus(keyLifetime));
-        switch (recorded(tx, owner, key, fingerprint, now, keyLifetime)) {
+        Instant expiredUpTo = rows.now().minus(keyLifetime);
+        switch (recorded(key, fingerprint)) {
             case Recorded.Live live -> {
                 return new KeyedCreate(live.donorId(), true);
             }
             // An expired row of the key counts as absent, and makes room for the new one.
-            case Recorded.Expired expired -> statements.dropExpired().execute(tx, APPLICATION, owner.value(), KEY,
-                    key.value(), EXPIRED_UP_TO, expiredUpTo);
+            case Recorded.Expired expired -> statements.dropExpired().execute(rows.tx(), keyOf(key)
+                    .set(EXPIRED_UP_TO, expiredUpTo));
             case Recorded.None none -> {
             }
         }
-        long donorId = DonorRows.insert(tx, queries, owner, details, now).id();
-        statements.record().execute(tx, APPLICATION, owner.value(), KEY, key.value(), FINGERPRINT, fingerprint.hex(),
-                DONOR, donorId, NOW, kind.stored(now));
+        long donorId = rows.insert(details).id();
+        statements.record().execute(rows.tx(), keyOf(key).set(FINGERPRINT, fingerprint.hex()).set(DONOR, donorId)
+                .set(NOW, rows.now()));
         if (donorId % PURGE_EVERY == 0) {
             // Last, so that this transaction waits for no other after taking the purge's row locks.
-            statements.purge().execute(tx, EXPIRED_UP_TO, expiredUpTo);
+            statements.purge().execute(rows.tx(), new Bindings(kind).set(EXPIRED_UP_TO, expiredUpTo));
         }
         return new KeyedCreate(donorId, false);
     }
@@ -121,11 +117,12 @@ final class IdempotentInsert {
      *
      * @throws IdempotencyKeyReuseException when the key's live create sent other details
      */
-    static Optional<Long> earlierCreate(DSLContext tx, ApplicationId owner, IdempotencyKey key,
-            DonorFingerprint fingerprint, Instant now, Duration keyLifetime) {
-        return recorded(tx, owner, key, fingerprint, now, keyLifetime) instanceof Recorded.Live live
-                ? Optional.of(live.donorId())
-                : Optional.empty();
+    Optional<Long> earlierCreate(IdempotencyKey key, DonorFingerprint fingerprint) {
+        return recorded(key, fingerprint) instanceof Recorded.Live live ? Optional.of(live.donorId()) : Optional.empty();
+    }
+
+    private Bindings keyOf(IdempotencyKey key) {
+        return new Bindings(rows.queries().kind()).set(APPLICATION, rows.owner().value()).set(KEY, key.value());
     }
 
     /** What the key's row says, if it has one. */
@@ -140,20 +137,19 @@ final class IdempotentInsert {
         }
     }
 
-    private static Recorded recorded(DSLContext tx, ApplicationId owner, IdempotencyKey key,
-            DonorFingerprint fingerprint, Instant now, Duration keyLifetime) {
-        DatabaseKind kind = DatabaseKind.of(tx);
-        kind.lockKey(tx, owner.value(), "idempotency-key:" + key.value());
-        NamedQuery row = STATEMENTS.get(kind).row();
-        return tx.connectionResult(connection -> {
+    private Recorded recorded(IdempotencyKey key, DonorFingerprint fingerprint) {
+        DatabaseKind kind = rows.queries().kind();
+        kind.lockKey(rows.tx(), rows.owner().value(), "idempotency-key:" + key.value());
+        Statement row = STATEMENTS.get(kind).row();
+        return rows.tx().connectionResult(connection -> {
             PreparedStatement select = PreparedStatements.of(connection, row.sql());
-            row.bind(select, APPLICATION, owner.value(), KEY, key.value());
+            row.bind(select, keyOf(key));
             try (ResultSet found = select.executeQuery()) {
                 if (!found.next()) {
                     return new Recorded.None();
                 }
                 // A key recorded at or before this instant has expired.
-                if (!kind.instant(found, 3).isAfter(now.minus(keyLifetime))) {
+                if (!kind.instant(found, 3).isAfter(rows.now().minus(keyLifetime))) {
                     return new Recorded.Expired();
                 }
                 if (!found.getString(1).equals(fingerprint.hex())) {

@@ -21,22 +21,22 @@ import org.jooq.impl.DSL;
 public final class Sequencing {
 
     /** The two statements that number a donor at insert, rendered once per dialect: a create pays for no rendering. */
-    private record AtInsert(NamedQuery ordinal, NamedQuery numberedThrough) {
+    private record AtInsert(Statement ordinal, Statement numberedThrough) {
 
         static AtInsert of(SQLDialect dialect) {
             DSLContext renderer = DSL.using(dialect);
-            Field<Long> application = DSL.param(DonorQueries.APPLICATION, Long.class);
+            Field<Long> application = DonorQueries.APPLICATION;
             return new AtInsert(
-                    NamedQuery.render(renderer, DSL.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID,
+                    Statement.render(renderer, DSL.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID,
                                     DONOR_ORDINALS.ORDINAL, DONOR_ORDINALS.DONOR_ID)
                             .select(DSL.select(application,
                                             DSL.coalesce(DSL.max(DONOR_ORDINALS.ORDINAL), DSL.inline(0L))
                                                     .plus(DSL.inline(1L)),
-                                            DSL.param(DonorQueries.ID, Long.class))
+                                            DonorQueries.ID)
                                     .from(DONOR_ORDINALS)
                                     .where(DONOR_ORDINALS.APPLICATION_ID.eq(application)))),
-                    NamedQuery.render(renderer, DSL.update(SEQUENCING)
-                            .set(SEQUENCING.NUMBERED_THROUGH, DSL.param(DonorQueries.ID, Long.class))));
+                    Statement.render(renderer, DSL.update(SEQUENCING)
+                            .set(SEQUENCING.NUMBERED_THROUGH, DonorQueries.ID)));
         }
     }
 
@@ -51,8 +51,10 @@ public final class Sequencing {
      */
     public static void numberAtInsert(DSLContext tx, long application, long donorId) {
         AtInsert statements = AT_INSERT.computeIfAbsent(tx.dialect().family(), AtInsert::of);
-        statements.ordinal().execute(tx, DonorQueries.APPLICATION, application, DonorQueries.ID, donorId);
-        statements.numberedThrough().execute(tx, DonorQueries.ID, donorId);
+        Bindings donor = new Bindings(DatabaseKind.of(tx)).set(DonorQueries.APPLICATION, application)
+                .set(DonorQueries.ID, donorId);
+        statements.ordinal().execute(tx, donor);
+        statements.numberedThrough().execute(tx, donor);
     }
 
     /**

@@ -2,7 +2,6 @@ package org.donordata.adapters.sql;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -22,7 +21,6 @@ import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.IdempotencyKey;
-import org.jooq.DSLContext;
 
 /**
  * Donors in the {@code donors} table, every query scoped by the owning application. The same code for every database:
@@ -44,46 +42,42 @@ final class SqlDonorRepository implements DonorRepository {
 
     @Override
     public List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
-        NamedQuery page = filter.equals(DonorFilter.NONE) ? queries.page()
-                : queries.filteredPages().get(DonorQueries.criteriaOf(filter));
-        List<Object> bindings = pageBindings(owner, filter, offset, count);
-        return reads.query(page.sql(), statement -> {
-            page.bind(statement, bindings.toArray());
-            return queries.donors(statement, count);
-        });
+        requireAtMostMaxRows(count);
+        return page(queries.rows(filter), queries.pageBindings(owner, filter, offset, count),
+                statement -> queries.donors(statement, count));
     }
 
     @Override
     public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
-        NamedQuery page = queries.documents().page(filter);
-        List<Object> bindings = pageBindings(owner, filter, offset, count);
-        return reads.query(page.sql(), statement -> {
-            page.bind(statement, bindings.toArray());
-            return DonorQueries.documents(statement, count);
-        });
+        requireAtMostMaxRows(count);
+        return page(queries.documents().page(filter), queries.pageBindings(owner, filter, offset, count),
+                statement -> DonorQueries.documents(statement, count));
     }
 
-    private List<Object> pageBindings(ApplicationId owner, DonorFilter filter, long offset, int count) {
-        requireAtMostMaxRows(count);
-        List<Object> bindings = queries.bindings(filter);
-        Collections.addAll(bindings, DonorQueries.APPLICATION, owner.value(), DonorQueries.OFFSET, offset,
-                DonorQueries.COUNT, count);
-        return bindings;
+    private <T> List<T> page(Statement page, Bindings bindings, Reads.Query<List<T>> read) {
+        return reads.query(page.sql(), statement -> {
+            page.bind(statement, bindings);
+            return read.run(statement);
+        });
     }
 
     @Override
     public Optional<Donor> find(ApplicationId owner, long id) {
         return reads.query(queries.find().sql(), find -> {
-            queries.find().bind(find, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id);
+            queries.find().bind(find, byId(owner, id));
             return queries.donors(find, 1).stream().findFirst();
         });
     }
 
+    private Bindings byId(ApplicationId owner, long id) {
+        return new Bindings(queries.kind()).set(DonorQueries.APPLICATION, owner.value()).set(DonorQueries.ID, id);
+    }
+
     @Override
     public Optional<DonorDocument> findDocument(ApplicationId owner, long id) {
-        NamedQuery find = queries.documents().find();
+        Statement find = queries.documents().find();
         return reads.query(find.sql(), statement -> {
-            find.bind(statement, DonorQueries.APPLICATION, owner.value(), DonorQueries.ID, id);
+            find.bind(statement, byId(owner, id));
             return DonorQueries.documents(statement, 1).stream().findFirst();
         });
     }
@@ -92,8 +86,8 @@ final class SqlDonorRepository implements DonorRepository {
     public List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
         requireAtMostMaxRows(count);
         return reads.query(queries.changes().sql(), changes -> {
-            queries.changes().bind(changes, DonorQueries.APPLICATION, owner.value(), DonorQueries.CHANGE,
-                    after.change(), DonorQueries.ID, after.donorId(), DonorQueries.COUNT, count);
+            queries.changes().bind(changes, byId(owner, after.donorId()).set(DonorQueries.CHANGE, after.change())
+                    .set(DonorQueries.COUNT, count));
             return DonorQueries.changed(changes, count);
         });
     }
@@ -106,26 +100,26 @@ final class SqlDonorRepository implements DonorRepository {
 
     @Override
     public Donor insert(ApplicationId owner, DonorDetails details, Instant now) {
-        Writes.Write<Donor> insert = tx -> DonorRows.insert(tx, queries, owner, details, now);
+        Writes.Write<Donor> insert = tx -> new DonorRows(tx, queries, owner, now).insert(details);
         return queries.kind().insertIsOneStatement() ? writes.writeStatement(insert) : writes.write(insert);
     }
 
     @Override
     public KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details,
             Instant now, Duration keyLifetime) {
-        return writes.write(tx -> IdempotentInsert.insertOnce(tx, queries, owner, key, fingerprint, details, now,
-                keyLifetime));
+        return writes.write(tx -> new IdempotentInsert(new DonorRows(tx, queries, owner, now), keyLifetime)
+                .insertOnce(key, fingerprint, details));
     }
 
     @Override
     public Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected,
             UnaryOperator<DonorDetails> change, Instant now) {
-        return writes.write(tx -> DonorRows.modify(tx, queries, owner, id, expected, change, now));
+        return writes.write(tx -> new DonorRows(tx, queries, owner, now).modify(id, expected, change));
     }
 
     @Override
     public Optional<Donor> erase(ApplicationId owner, long id, ExpectedVersion expected, Instant now) {
-        return writes.write(tx -> DonorRows.erase(tx, queries, owner, id, expected, now));
+        return writes.write(tx -> new DonorRows(tx, queries, owner, now).erase(id, expected));
     }
 
     /**
@@ -137,39 +131,39 @@ final class SqlDonorRepository implements DonorRepository {
     public Upserted upsert(ApplicationId owner, String externalId, ExpectedVersion expected,
             UnaryOperator<DonorDetails> modify, Supplier<DonorDetails> create, Optional<IdempotencyKey> key,
             Instant now, Duration keyLifetime) {
+        Upsert upsert = new Upsert(externalId, expected, modify, create, key, keyLifetime);
         try {
-            return writes.write(tx -> upsertOnce(tx, owner, externalId, expected, modify, create, key, now,
-                    keyLifetime));
+            return writes.write(tx -> upsert.once(new DonorRows(tx, queries, owner, now)));
         } catch (DuplicateExternalIdException createdMeanwhile) {
-            return writes.write(tx -> upsertOnce(tx, owner, externalId, expected, modify, create, key, now,
-                    keyLifetime));
+            return writes.write(tx -> upsert.once(new DonorRows(tx, queries, owner, now)));
         }
     }
 
-    private Upserted upsertOnce(DSLContext tx, ApplicationId owner, String externalId, ExpectedVersion expected,
-            UnaryOperator<DonorDetails> modify, Supplier<DonorDetails> create, Optional<IdempotencyKey> key,
-            Instant now, Duration keyLifetime) {
-        queries.kind().lockKey(tx, owner.value(), "external-id:" + externalId);
-        if (key.isPresent()) {
-            Optional<Long> earlier = IdempotentInsert.earlierCreate(tx, owner, key.get(),
-                    DonorFingerprint.of(create.get()), now, keyLifetime);
-            if (earlier.isPresent()) {
-                return new Upserted(DonorRows.find(tx, queries, queries.find(), owner, DonorQueries.ID, earlier.get())
-                        .orElseThrow(), true);
+    /** One attempt of an upsert, within the rows' transaction. */
+    private record Upsert(String externalId, ExpectedVersion expected, UnaryOperator<DonorDetails> modify,
+            Supplier<DonorDetails> create, Optional<IdempotencyKey> key, Duration keyLifetime) {
+
+        Upserted once(DonorRows rows) {
+            DonorQueries queries = rows.queries();
+            queries.kind().lockKey(rows.tx(), rows.owner().value(), "external-id:" + externalId);
+            IdempotentInsert keyed = new IdempotentInsert(rows, keyLifetime);
+            if (key.isPresent()) {
+                Optional<Long> earlier = keyed.earlierCreate(key.get(), DonorFingerprint.of(create.get()));
+                if (earlier.isPresent()) {
+                    return new Upserted(rows.find(queries.find(), DonorQueries.ID, earlier.get()).orElseThrow(), true);
+                }
             }
+            Optional<Donor> existing = rows.find(queries.findByExternalIdForUpdate(), DonorQueries.EXTERNAL_ID,
+                    externalId);
+            if (existing.isPresent()) {
+                return new Upserted(rows.modify(existing.get().id(), expected, modify).orElseThrow(), false);
+            }
+            DonorDetails details = create.get();
+            Donor created = key.isPresent()
+                    ? rows.find(queries.find(), DonorQueries.ID,
+                            keyed.insertOnce(key.get(), DonorFingerprint.of(details), details).donorId()).orElseThrow()
+                    : rows.insert(details);
+            return new Upserted(created, true);
         }
-        Optional<Donor> existing = DonorRows.find(tx, queries, queries.findByExternalIdForUpdate(), owner,
-                DonorQueries.EXTERNAL_ID, externalId);
-        if (existing.isPresent()) {
-            return new Upserted(DonorRows.modify(tx, queries, owner, existing.get().id(), expected, modify, now)
-                    .orElseThrow(), false);
-        }
-        DonorDetails details = create.get();
-        Donor created = key.isPresent()
-                ? DonorRows.find(tx, queries, queries.find(), owner, DonorQueries.ID, IdempotentInsert.insertOnce(tx,
-                        queries, owner, key.get(), DonorFingerprint.of(details), details, now, keyLifetime).donorId())
-                        .orElseThrow()
-                : DonorRows.insert(tx, queries, owner, details, now);
-        return new Upserted(created, true);
     }
 }

@@ -126,7 +126,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         }
         assertEquals(0, writer.commits());
         assertEquals(0, storedDonors());
-        assertEquals("Edsger", writer.write(tx -> DonorRows.insert(tx, QUERIES, owner, person("Edsger", null), CREATED))
+        assertEquals("Edsger", writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED).insert(person("Edsger", null)))
                 .details().text(DonorField.FIRST_NAME), "the writer goes on after a failed group");
     }
 
@@ -136,8 +136,8 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         submitInsert(person("Ada", null));
         awaitQueued(1);
 
-        assertThrows(ServiceBusyException.class, () -> writer.write(tx -> DonorRows.insert(tx, QUERIES, owner,
-                person("Grace", null), CREATED)));
+        assertThrows(ServiceBusyException.class, () -> writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED)
+                .insert(person("Grace", null))));
     }
 
     @Test
@@ -189,7 +189,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
     }
 
     private Future<Donor> submitInsert(DonorDetails details) {
-        return callers.submit(() -> writer.write(tx -> DonorRows.insert(tx, QUERIES, owner, details, CREATED)));
+        return callers.submit(() -> writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED).insert(details)));
     }
 
     private void awaitQueued(int count) throws InterruptedException {

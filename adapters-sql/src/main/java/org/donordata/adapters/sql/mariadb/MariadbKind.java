@@ -171,7 +171,7 @@ public final class MariadbKind implements DatabaseKind {
 
     @Override
     public Field<Long> changeNumber() {
-        return DSL.param(DonorQueries.CHANGE, Long.class);
+        return DonorQueries.CHANGE;
     }
 
     // Under the write turn (the class comment): numbers follow commit order. UPDATE … RETURNING is not MariaDB's.

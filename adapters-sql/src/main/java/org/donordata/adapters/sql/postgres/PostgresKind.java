@@ -149,11 +149,9 @@ public final class PostgresKind implements DatabaseKind {
         return DSL.field("case when {0} then 'true' else 'false' end", String.class, column);
     }
 
-    // The colons of the time are quoted text of the format ("T" is too): a colon before a word would be read as a
-    // named parameter when the query is rendered (NamedQuery).
     private static Field<String> jsonInstant(Field<?> column) {
         return DSL.field("""
-                case when {0} is null then 'null' else '"' || to_char({0} at time zone 'UTC', 'YYYY-MM-DD"T"HH24":"MI":"SS')
+                case when {0} is null then 'null' else '"' || to_char({0} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
                     || case when to_char({0}, 'US') = '000000' then ''
                         when to_char({0}, 'US') like '%000' then '.' || to_char({0}, 'MS')
                         else '.' || to_char({0}, 'US') end || 'Z"' end""", String.class, column);

@@ -118,7 +118,7 @@ public final class SqliteKind implements DatabaseKind {
     // Drawn by drawChange, under the database's single write lock, so numbers follow commit order.
     @Override
     public Field<Long> changeNumber() {
-        return DSL.param(DonorQueries.CHANGE, Long.class);
+        return DonorQueries.CHANGE;
     }
 
     @Override

@@ -1,0 +1,58 @@
+package org.donordata.adapters.sql;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.jooq.DSLContext;
+import org.jooq.Query;
+
+/**
+ * A statement rendered once by jOOQ into JDBC's positional {@code ?} placeholders, and which of its parameters
+ * ({@code DSL.param("p_...", type)}) stands at each place: rendering cost more than some of the statements' own runs
+ * (measured). It is run with {@link Bindings}, which hold a value for each parameter, typed by the parameter.
+ */
+public record Statement(String sql, List<String> places) {
+
+    /**
+     * How jOOQ renders a named parameter, ":p_name", or an unnamed one, ":1". Other text after a colon (a
+     * PostgreSQL cast "::text", a literal's "12:30") is no parameter.
+     */
+    private static final Pattern PARAMETER = Pattern.compile("(?<!:):(p_\\w+|\\d+)");
+
+    /** @throws IllegalArgumentException when the query holds a value that is neither inlined nor a named parameter */
+    public static Statement render(DSLContext renderer, Query query) {
+        Matcher named = PARAMETER.matcher(renderer.renderNamedParams(query));
+        List<String> places = new ArrayList<>();
+        StringBuilder sql = new StringBuilder();
+        while (named.find()) {
+            if (Character.isDigit(named.group(1).charAt(0))) {
+                throw new IllegalArgumentException("a value in the query is neither inlined nor a parameter named"
+                        + " p_...: " + named.group());
+            }
+            places.add(named.group(1));
+            named.appendReplacement(sql, "?");
+        }
+        named.appendTail(sql);
+        return new Statement(sql.toString(), List.copyOf(places));
+    }
+
+    /** Binds every place of the statement to its parameter's value. */
+    void bind(PreparedStatement statement, Bindings bindings) throws SQLException {
+        for (int place = 0; place < places.size(); place++) {
+            statement.setObject(place + 1, bindings.valueOf(places.get(place)));
+        }
+    }
+
+    /** Runs the statement in the caller's transaction, on its kept prepared statement; the rows it changed. */
+    public int execute(DSLContext tx, Bindings bindings) {
+        return tx.connectionResult(connection -> {
+            PreparedStatement statement = PreparedStatements.of(connection, sql);
+            bind(statement, bindings);
+            return statement.executeUpdate();
+        });
+    }
+}
