@@ -110,8 +110,7 @@ public final class DonorService {
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
      */
     public KeyedCreate createOnce(ApplicationId owner, DonorChanges fields, IdempotencyKey idempotencyKey) {
-        DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
-        return insertOnce(owner, idempotencyKey, DonorFingerprint.of(details), details);
+        return insertOnce(owner, idempotencyKey, fields.applyTo(DonorDetails.DEFAULTS));
     }
 
     /**
@@ -125,15 +124,19 @@ public final class DonorService {
     public KeyedCreate createOncePerContent(ApplicationId owner, DonorChanges fields) {
         DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
         DonorFingerprint fingerprint = DonorFingerprint.of(details);
-        return insertOnce(owner, new IdempotencyKey(IMPORT_KEY_PREFIX + fingerprint.hex()), fingerprint, details);
+        return insertOnce(owner, new IdempotencyKey(IMPORT_KEY_PREFIX + fingerprint.hex()), details);
     }
 
     /** The idempotency keys {@link #createOncePerContent} makes; no client key can collide unless it copies one. */
     static final String IMPORT_KEY_PREFIX = "import:";
 
-    private KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
-            DonorDetails details) {
-        return donors.insertOnce(owner, key, fingerprint, details, StoredTime.now(clock), idempotencyKeyLifetime);
+    private KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorDetails details) {
+        DonorWrites writes = writesNow();
+        return donors.write(owner, writes.now(), tx -> writes.insertOnce(tx, key, details));
+    }
+
+    private DonorWrites writesNow() {
+        return new DonorWrites(StoredTime.now(clock), idempotencyKeyLifetime);
     }
 
     /**
@@ -149,7 +152,8 @@ public final class DonorService {
      * @throws DuplicateExternalIdException when the new external id is taken within the owner's donors
      */
     public Donor modify(ApplicationId owner, long id, DonorChanges changes, ExpectedVersion expected) {
-        return donors.modify(owner, id, expected, changes::applyTo, StoredTime.now(clock))
+        DonorWrites writes = writesNow();
+        return donors.write(owner, writes.now(), tx -> writes.modify(tx, id, expected, changes::applyTo))
                 .orElseThrow(DonorNotFoundException::new);
     }
 
@@ -170,7 +174,9 @@ public final class DonorService {
      *         is changed
      */
     public Donor erase(ApplicationId owner, long id, ExpectedVersion expected) {
-        return donors.erase(owner, id, expected, StoredTime.now(clock)).orElseThrow(DonorNotFoundException::new);
+        DonorWrites writes = writesNow();
+        return donors.write(owner, writes.now(), tx -> writes.erase(tx, id, expected))
+                .orElseThrow(DonorNotFoundException::new);
     }
 
     /**
@@ -185,8 +191,8 @@ public final class DonorService {
     public Upserted upsert(ApplicationId owner, String externalId, DonorChanges fields, ExpectedVersion expected,
             Optional<IdempotencyKey> idempotencyKey) {
         DonorChanges withId = fields.withExternalId(externalId);
-        return donors.upsert(owner, externalId, expected, withId::applyTo,
-                () -> withId.applyTo(DonorDetails.DEFAULTS), idempotencyKey, StoredTime.now(clock),
-                idempotencyKeyLifetime);
+        DonorWrites.Upsert upsert = new DonorWrites.Upsert(expected, withId::applyTo,
+                () -> withId.applyTo(DonorDetails.DEFAULTS), idempotencyKey);
+        return writesNow().upsert(donors, owner, externalId, upsert);
     }
 }

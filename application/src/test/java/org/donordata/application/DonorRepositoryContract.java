@@ -60,6 +60,8 @@ public abstract class DonorRepositoryContract {
     static final DonorDetails GRACE = person("Grace", "crm-2");
 
     protected DonorRepository donors;
+    /** The use cases' writes on {@link #donors}. */
+    protected RepositoryWrites writes;
     protected ApplicationId owner;
     protected ApplicationId otherOwner;
 
@@ -80,6 +82,7 @@ public abstract class DonorRepositoryContract {
     @BeforeEach
     void openStoreWithTwoApplications() {
         donors = openEmptyStore();
+        writes = new RepositoryWrites(donors);
         owner = newApplication("owner");
         otherOwner = newApplication("other");
     }
@@ -141,7 +144,7 @@ public abstract class DonorRepositoryContract {
         for (Instant stamp : stamps) {
             stored.add(donors.insert(owner, person("At " + stamp, null), stamp));
         }
-        Donor erased = donors.erase(owner, stored.getFirst().id(), ExpectedVersion.ANY, LATER).orElseThrow();
+        Donor erased = writes.erase(owner, stored.getFirst().id(), ExpectedVersion.ANY, LATER).orElseThrow();
         stored.set(0, erased);
 
         assertEquals(stored, DonorDocuments.donors(donors.documents(owner, DonorFilter.NONE, 0, 30)));
@@ -195,7 +198,7 @@ public abstract class DonorRepositoryContract {
         assertEquals(Optional.empty(), donors.find(owner, theirs.id()));
         assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, 0, 30));
         assertEquals(Optional.empty(), modify(owner, theirs.id(), "city", "Changed"));
-        assertEquals(Optional.empty(), donors.modify(owner, theirs.id(), ExpectedVersion.oneOf(Set.of(1L)),
+        assertEquals(Optional.empty(), writes.modify(owner, theirs.id(), ExpectedVersion.oneOf(Set.of(1L)),
                 d -> with(d, "city", "X"), LATER));
         assertEquals(Optional.of(theirs), donors.find(otherOwner, theirs.id()));
     }
@@ -212,7 +215,7 @@ public abstract class DonorRepositoryContract {
                 "2038-01-19T03:14:08.100000Z", "9999-12-31T23:59:59.999999Z")) {
             Instant instant = Instant.parse(text);
             Donor inserted = donors.insert(owner, person("Time", null), instant);
-            Donor modified = donors.modify(owner, inserted.id(), ExpectedVersion.ANY, d -> with(d, "city", "Oslo"),
+            Donor modified = writes.modify(owner, inserted.id(), ExpectedVersion.ANY, d -> with(d, "city", "Oslo"),
                     instant).orElseThrow();
 
             assertEquals(instant, donors.find(owner, inserted.id()).orElseThrow().createdAt(), text);
@@ -239,7 +242,7 @@ public abstract class DonorRepositoryContract {
         Donor first = donors.insert(owner, person("First", "crm-7"), CREATED);
         Donor second = donors.insert(owner, person("Second", "crm-8"), CREATED);
 
-        assertThrows(DuplicateExternalIdException.class, () -> donors.modify(owner, second.id(), ExpectedVersion.ANY,
+        assertThrows(DuplicateExternalIdException.class, () -> writes.modify(owner, second.id(), ExpectedVersion.ANY,
                 d -> with(with(d, "external_id", "crm-7"), "city", "Leeds"), LATER));
 
         assertEquals(List.of(first, second), donors.list(owner, DonorFilter.NONE, 0, 30));
@@ -269,7 +272,7 @@ public abstract class DonorRepositoryContract {
         Donor donor = donors.insert(owner, person("Ada", "crm-1"), CREATED);
         DonorDetails changed = with(with(donor.details(), "city", "Paris"), "external_id", "crm-2");
 
-        Optional<Donor> modified = donors.modify(owner, donor.id(), ExpectedVersion.ANY, d -> changed, LATER);
+        Optional<Donor> modified = writes.modify(owner, donor.id(), ExpectedVersion.ANY, d -> changed, LATER);
 
         Donor expected = new Donor(donor.id(), changed, CREATED, LATER, 2);
         assertEquals(Optional.of(expected), modified);
@@ -302,7 +305,7 @@ public abstract class DonorRepositoryContract {
         Donor donor = modify(owner, donors.insert(owner, person("Ada", null), CREATED).id(), "city", "Paris")
                 .orElseThrow();
 
-        Donor unchanged = donors.modify(owner, donor.id(), ExpectedVersion.oneOf(Set.of(2L)),
+        Donor unchanged = writes.modify(owner, donor.id(), ExpectedVersion.oneOf(Set.of(2L)),
                 d -> with(d, "city", "Paris"), LATER).orElseThrow();
 
         assertEquals(donor, unchanged);
@@ -315,7 +318,7 @@ public abstract class DonorRepositoryContract {
         InvalidInputException invalid = new InvalidInputException(List.of(new Problem("last_name", "is required")));
 
         InvalidInputException thrown = assertThrows(InvalidInputException.class,
-                () -> donors.modify(owner, donor.id(), ExpectedVersion.ANY, d -> {
+                () -> writes.modify(owner, donor.id(), ExpectedVersion.ANY, d -> {
                     throw invalid;
                 }, LATER));
 
@@ -327,9 +330,9 @@ public abstract class DonorRepositoryContract {
     void aModifyExpectingTheStoredVersionIsApplied() {
         Donor donor = donors.insert(owner, person("Ada", null), CREATED);
 
-        Donor first = donors.modify(owner, donor.id(), ExpectedVersion.oneOf(Set.of(1L)),
+        Donor first = writes.modify(owner, donor.id(), ExpectedVersion.oneOf(Set.of(1L)),
                 d -> with(d, "city", "Paris"), LATER).orElseThrow();
-        Donor second = donors.modify(owner, donor.id(), ExpectedVersion.oneOf(Set.of(7L, 2L)),
+        Donor second = writes.modify(owner, donor.id(), ExpectedVersion.oneOf(Set.of(7L, 2L)),
                 d -> with(d, "city", "Rome"), LATER).orElseThrow();
 
         assertEquals(List.of(2L, 3L), List.of(first.version(), second.version()));
@@ -344,7 +347,7 @@ public abstract class DonorRepositoryContract {
 
         for (ExpectedVersion stale : List.of(ExpectedVersion.oneOf(Set.of(1L)), ExpectedVersion.oneOf(Set.of(1L, 3L)),
                 ExpectedVersion.oneOf(Set.of()))) {
-            assertThrows(DonorVersionMismatchException.class, () -> donors.modify(owner, donor.id(), stale, d -> {
+            assertThrows(DonorVersionMismatchException.class, () -> writes.modify(owner, donor.id(), stale, d -> {
                 changeRuns.incrementAndGet();
                 return with(d, "city", "Rome");
             }, LATER), stale::toString);
@@ -369,7 +372,7 @@ public abstract class DonorRepositoryContract {
         runConcurrently(threads, t -> {
             DonorRepository node = t % 2 == 0 ? donors : second;
             for (int i = 0; i < modifiesEach; i++) {
-                node.modify(owner, donor.id(), ExpectedVersion.ANY,
+                new RepositoryWrites(node).modify(owner, donor.id(), ExpectedVersion.ANY,
                         d -> with(d, "notes", Objects.toString(d.text(DonorField.NOTES), "") + (char) ('a' + t)), LATER);
             }
             return null;
@@ -414,7 +417,8 @@ public abstract class DonorRepositoryContract {
         Donor read = node.find(owner, id).orElseThrow();
         String next = String.valueOf(Integer.parseInt(read.details().text(DonorField.NOTES)) + 1);
         try {
-            node.modify(owner, id, ExpectedVersion.oneOf(Set.of(read.version())), d -> with(d, "notes", next), LATER);
+            new RepositoryWrites(node).modify(owner, id, ExpectedVersion.oneOf(Set.of(read.version())),
+                    d -> with(d, "notes", next), LATER);
             return true;
         } catch (DonorVersionMismatchException someoneWasFaster) {
             return false;
@@ -434,7 +438,7 @@ public abstract class DonorRepositoryContract {
     void aRetryReturnsTheSameIdAndStoresNothingNew() {
         long id = insertOnce(owner, KEY, ADA, CREATED);
 
-        KeyedCreate retried = donors.insertOnce(owner, KEY, DonorFingerprint.of(ADA), ADA, CREATED.plusSeconds(30),
+        KeyedCreate retried = writes.insertOnce(owner, KEY, DonorFingerprint.of(ADA), ADA, CREATED.plusSeconds(30),
                 LIFETIME);
 
         assertEquals(new KeyedCreate(id, true), retried);
@@ -674,7 +678,7 @@ public abstract class DonorRepositoryContract {
         List<Object> outcomes = runConcurrently(12, t -> {
             DonorRepository node = t % 2 == 0 ? donors : second;
             start.await();
-            return node.upsert(owner, "crm-race", ExpectedVersion.ANY, d -> with(d, "notes", "thread " + t),
+            return new RepositoryWrites(node).upsert(owner, "crm-race", ExpectedVersion.ANY, d -> with(d, "notes", "thread " + t),
                     () -> with(with(person("Racer", null), "external_id", "crm-race"), "notes", "thread " + t),
                     Optional.empty(), CREATED, LIFETIME).created();
         });
@@ -686,7 +690,7 @@ public abstract class DonorRepositoryContract {
 
     private Upserted upsert(String externalId, String field, Object value, ExpectedVersion expected,
             Optional<IdempotencyKey> key) {
-        return donors.upsert(owner, externalId, expected, d -> with(d, field, value),
+        return writes.upsert(owner, externalId, expected, d -> with(d, field, value),
                 () -> with(with(person("Ada", null), "external_id", externalId), field, value), key, LATER, LIFETIME);
     }
 
@@ -700,7 +704,7 @@ public abstract class DonorRepositoryContract {
                 "email_opt_out", true)).applyTo(DonorDetails.DEFAULTS), CREATED);
         Donor after = donors.insert(owner, person("After", null), CREATED);
 
-        Donor erased = donors.erase(owner, organization.id(), ExpectedVersion.ANY, LATER).orElseThrow();
+        Donor erased = writes.erase(owner, organization.id(), ExpectedVersion.ANY, LATER).orElseThrow();
 
         assertEquals(new Donor(organization.id(), organization.erasedDetails(), CREATED, LATER, 2, LATER), erased);
         assertEquals(DonorType.ORGANIZATION, erased.details().type());
@@ -714,12 +718,12 @@ public abstract class DonorRepositoryContract {
     @Test
     void erasingTwiceChangesNothingAndAnErasedDonorCannotBeModified() {
         Donor donor = donors.insert(owner, person("Ada", "crm-1"), CREATED);
-        Donor erased = donors.erase(owner, donor.id(), ExpectedVersion.ANY, LATER).orElseThrow();
+        Donor erased = writes.erase(owner, donor.id(), ExpectedVersion.ANY, LATER).orElseThrow();
 
-        assertEquals(Optional.of(erased), donors.erase(owner, donor.id(), ExpectedVersion.ANY, LATER.plusSeconds(5)));
+        assertEquals(Optional.of(erased), writes.erase(owner, donor.id(), ExpectedVersion.ANY, LATER.plusSeconds(5)));
         assertThrows(org.donordata.domain.DonorErasedException.class, () -> modify(owner, donor.id(), "city", "Oslo"));
-        assertEquals(Optional.empty(), donors.erase(otherOwner, donor.id(), ExpectedVersion.ANY, LATER));
-        assertEquals(Optional.empty(), donors.erase(owner, 999_999, ExpectedVersion.ANY, LATER));
+        assertEquals(Optional.empty(), writes.erase(otherOwner, donor.id(), ExpectedVersion.ANY, LATER));
+        assertEquals(Optional.empty(), writes.erase(owner, 999_999, ExpectedVersion.ANY, LATER));
     }
 
     @Test
@@ -729,10 +733,10 @@ public abstract class DonorRepositoryContract {
         for (ExpectedVersion stale : List.of(ExpectedVersion.oneOf(Set.of(2L)), ExpectedVersion.NONE,
                 ExpectedVersion.noneOf(Set.of(1L)))) {
             assertThrows(DonorVersionMismatchException.class,
-                    () -> donors.erase(owner, donor.id(), stale, LATER), stale::toString);
+                    () -> writes.erase(owner, donor.id(), stale, LATER), stale::toString);
             assertEquals(Optional.of(donor), donors.find(owner, donor.id()));
         }
-        assertTrue(donors.erase(owner, donor.id(), ExpectedVersion.oneOf(Set.of(1L)), LATER).orElseThrow().erased());
+        assertTrue(writes.erase(owner, donor.id(), ExpectedVersion.oneOf(Set.of(1L)), LATER).orElseThrow().erased());
     }
 
     @Test
@@ -740,7 +744,7 @@ public abstract class DonorRepositoryContract {
         Donor donor = donors.insert(owner, person("Ada", null), CREATED);
         ChangePosition seen = donors.changesAfter(owner, ChangePosition.START, 30).getLast().position();
 
-        Donor erased = donors.erase(owner, donor.id(), ExpectedVersion.ANY, LATER).orElseThrow();
+        Donor erased = writes.erase(owner, donor.id(), ExpectedVersion.ANY, LATER).orElseThrow();
 
         assertEquals(List.of(erased), donors.changesAfter(owner, seen, 30).stream().map(DonorRepositoryContract::donorOf).toList());
     }
@@ -748,7 +752,7 @@ public abstract class DonorRepositoryContract {
     @Test
     void anErasedDonorsIdempotencyKeyIsForgottenAndItsExternalIdFree() {
         long id = insertOnce(owner, KEY, ADA, CREATED);
-        donors.erase(owner, id, ExpectedVersion.ANY, LATER);
+        writes.erase(owner, id, ExpectedVersion.ANY, LATER);
 
         long again = insertOnce(owner, KEY, ADA, LATER);
 
@@ -765,17 +769,17 @@ public abstract class DonorRepositoryContract {
             DonorRepository node = t % 2 == 0 ? donors : second;
             DonorDetails details = detailsOfThread.apply(t);
             start.await();
-            return node.insertOnce(owner, key, DonorFingerprint.of(details), details, CREATED, LIFETIME).donorId();
+            return new RepositoryWrites(node).insertOnce(owner, key, DonorFingerprint.of(details), details, CREATED, LIFETIME).donorId();
         });
     }
 
     protected long insertOnce(ApplicationId creator, IdempotencyKey key, DonorDetails details, Instant now) {
-        return donors.insertOnce(creator, key, DonorFingerprint.of(details), details, now, LIFETIME).donorId();
+        return writes.insertOnce(creator, key, DonorFingerprint.of(details), details, now, LIFETIME).donorId();
     }
 
     /** A modify of one field, whatever the stored version, as of {@link #LATER}. */
     protected Optional<Donor> modify(ApplicationId creator, long id, String field, Object value) {
-        return donors.modify(creator, id, ExpectedVersion.ANY, d -> with(d, field, value), LATER);
+        return writes.modify(creator, id, ExpectedVersion.ANY, d -> with(d, field, value), LATER);
     }
 
     /** A task of one thread, told its number. */

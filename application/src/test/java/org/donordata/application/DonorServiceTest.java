@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
@@ -17,7 +16,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
 
 import org.donordata.domain.DonorFilter;
@@ -31,7 +29,6 @@ import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Page;
 import org.donordata.domain.PageRequest;
 import org.junit.jupiter.api.Test;
-import org.mockito.ArgumentCaptor;
 
 class DonorServiceTest {
 
@@ -79,22 +76,21 @@ class DonorServiceTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
-    void modifyAppliesTheChangesToTheStoredDonorInsideTheRepository() {
-        ArgumentCaptor<UnaryOperator<DonorDetails>> change = ArgumentCaptor.forClass(UnaryOperator.class);
-        when(repository.modify(eq(OWNER), eq(3L), eq(ExpectedVersion.ANY), change.capture(), any()))
-                .thenReturn(Optional.of(new Donor(3, ADA, NOW, NOW, 2)));
+    void modifyAppliesTheChangesToTheStoredDonorInsideOneWrite() {
+        InMemoryDonorRepository store = new InMemoryDonorRepository();
+        long id = store.insert(OWNER, ADA, NOW).id();
 
-        assertEquals(3, service.modify(OWNER, 3, DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY).id());
+        Donor modified = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC))
+                .modify(OWNER, id, DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY);
 
-        DonorDetails changed = change.getValue().apply(ADA);
-        assertEquals("London", changed.text(DonorField.CITY));
-        assertEquals("Ada", changed.text(DonorField.FIRST_NAME));
+        assertEquals("London", modified.details().text(DonorField.CITY));
+        assertEquals("Ada", modified.details().text(DonorField.FIRST_NAME));
+        assertEquals(modified, store.find(OWNER, id).orElseThrow());
     }
 
     @Test
     void modifyOfAMissingDonorIsNotFound() {
-        when(repository.modify(eq(OWNER), anyLong(), any(), any(), any())).thenReturn(Optional.empty());
+        DonorService service = new DonorService(new InMemoryDonorRepository(), Clock.fixed(NOW, ZoneOffset.UTC));
 
         DonorNotFoundException missing = assertThrows(DonorNotFoundException.class,
                 () -> service.modify(OWNER, 12, DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY));

@@ -1,13 +1,8 @@
 package org.donordata.application;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.never;
-import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.when;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +14,6 @@ import java.util.Optional;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
-import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.IdempotencyKeyReuseException;
 import org.junit.jupiter.api.Test;
@@ -34,50 +28,54 @@ class IdempotentCreateTest {
     private static final DonorDetails ADA = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"))
             .applyTo(DonorDetails.DEFAULTS);
 
-    private final DonorRepository repository = mock(DonorRepository.class);
+    private final InMemoryDonorRepository repository = new InMemoryDonorRepository();
     private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     private final DonorService service = new DonorService(repository, clock);
 
     @Test
-    void aKeyedCreateHandsTheRepositoryTheKeyAndTheFingerprintOfTheValidatedDonor() {
-        when(repository.insertOnce(any(), any(), any(), any(), any(), any())).thenReturn(new KeyedCreate(42, false));
+    void aKeyedCreateStoresTheValidatedDonorOnceAndARetryGetsItsId() {
+        KeyedCreate first = service.createOnce(OWNER, DonorChanges.from(Map.of("first_name", " Ada",
+                "last_name", "Lovelace ")), KEY);
+        KeyedCreate retried = service.createOnce(OWNER, DonorChanges.from(Map.of("first_name", "Ada",
+                "last_name", "Lovelace")), KEY);
 
-        service.create(OWNER, DonorChanges.from(Map.of("first_name", " Ada", "last_name", "Lovelace ")), Optional.of(KEY));
-
-        // The fields as validated (trimmed), their fingerprint, the time to the microsecond, 24 hours by default.
-        verify(repository).insertOnce(OWNER, KEY, DonorFingerprint.of(ADA), ADA, NOW_IN_MICROS, Duration.ofHours(24));
-        verify(repository, never()).insert(any(), any(), any());
+        assertEquals(new KeyedCreate(first.donorId(), false), first);
+        assertEquals(new KeyedCreate(first.donorId(), true), retried);
+        // The fields as validated (trimmed), the time to the microsecond.
+        assertEquals(new Donor(first.donorId(), ADA, NOW_IN_MICROS, NOW_IN_MICROS, 1),
+                repository.find(OWNER, first.donorId()).orElseThrow());
+        assertEquals(1, repository.size());
     }
 
     @Test
     void keysAreRememberedForTwentyFourHoursUnlessTheServiceIsToldOtherwise() {
         assertEquals(Duration.ofHours(24), DonorService.IDEMPOTENCY_KEY_LIFETIME);
-        DonorService briefMemory = new DonorService(repository, clock, Duration.ofMinutes(5));
-        when(repository.insertOnce(any(), any(), any(), any(), any(), any())).thenReturn(new KeyedCreate(43, false));
+        DonorChanges ada = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"));
+        long first = new DonorService(repository, clock, Duration.ofMinutes(5)).create(OWNER, ada, Optional.of(KEY));
 
-        briefMemory.create(OWNER, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace")),
-                Optional.of(KEY));
-
-        verify(repository).insertOnce(OWNER, KEY, DonorFingerprint.of(ADA), ADA, NOW_IN_MICROS, Duration.ofMinutes(5));
+        Clock fourMinutesLater = Clock.offset(clock, Duration.ofMinutes(4));
+        Clock sixMinutesLater = Clock.offset(clock, Duration.ofMinutes(6));
+        assertEquals(first, new DonorService(repository, fourMinutesLater, Duration.ofMinutes(5))
+                .create(OWNER, ada, Optional.of(KEY)));
+        assertNotEquals(first, new DonorService(repository, sixMinutesLater, Duration.ofMinutes(5))
+                .create(OWNER, ada, Optional.of(KEY)));
         assertThrows(IllegalArgumentException.class, () -> new DonorService(repository, clock, Duration.ZERO));
     }
 
     @Test
-    void aCreateWithoutAKeyInsertsAsBefore() {
-        when(repository.insert(OWNER, ADA, NOW_IN_MICROS))
-                .thenReturn(new Donor(5, ADA, NOW_IN_MICROS, NOW_IN_MICROS, 1));
+    void aCreateWithoutAKeyCreatesEveryTime() {
+        DonorChanges ada = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"));
 
-        assertEquals(5, service.create(OWNER, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace")),
-                Optional.empty()));
-        verify(repository, never()).insertOnce(any(), any(), any(), any(), any(), any());
+        assertNotEquals(service.create(OWNER, ada, Optional.empty()), service.create(OWNER, ada, Optional.empty()));
+        assertEquals(2, repository.size());
     }
 
     @Test
-    void aKeyReusedForAnotherDonorIsReportedAsTheRepositoryFoundIt() {
-        IdempotencyKeyReuseException reused = new IdempotencyKeyReuseException(KEY);
-        when(repository.insertOnce(any(), any(), any(), any(), any(), any())).thenThrow(reused);
+    void aKeyReusedForAnotherDonorIsRefusedAndStoresNothing() {
+        service.create(OWNER, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace")), Optional.of(KEY));
 
-        assertSame(reused, assertThrows(IdempotencyKeyReuseException.class, () -> service.create(OWNER,
-                DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace")), Optional.of(KEY))));
+        assertThrows(IdempotencyKeyReuseException.class, () -> service.create(OWNER,
+                DonorChanges.from(Map.of("first_name", "Grace", "last_name", "Hopper")), Optional.of(KEY)));
+        assertEquals(1, repository.size());
     }
 }

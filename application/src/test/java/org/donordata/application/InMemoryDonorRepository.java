@@ -1,6 +1,5 @@
 package org.donordata.application;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -9,22 +8,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
-import org.donordata.domain.DonorErasedException;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
-import org.donordata.domain.DonorFingerprint;
-import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
-import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.IdempotencyKey;
-import org.donordata.domain.IdempotencyKeyReuseException;
 
 /**
  * The donor port in memory, for tests of what drives it. {@link InMemoryDonorRepositoryTest} runs the port's contract
@@ -36,9 +29,6 @@ public final class InMemoryDonorRepository implements DonorRepository {
     }
 
     private record KeyOf(ApplicationId owner, IdempotencyKey key) {
-    }
-
-    private record KeyUse(DonorFingerprint fingerprint, long donorId, Instant usedAt) {
     }
 
     private final List<Row> rows = new ArrayList<>();
@@ -103,83 +93,83 @@ public final class InMemoryDonorRepository implements DonorRepository {
         return donor;
     }
 
+    /** One write at a time; what a failed write changed is put back as it was. */
     @Override
-    public synchronized KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
-            DonorDetails details, Instant now, Duration keyLifetime) {
-        KeyUse earlier = keys.get(new KeyOf(owner, key));
-        if (earlier != null && earlier.usedAt().isAfter(now.minus(keyLifetime))) {
-            if (!earlier.fingerprint().equals(fingerprint)) {
-                throw new IdempotencyKeyReuseException(key);
-            }
-            return new KeyedCreate(earlier.donorId(), true);
+    public synchronized <T> T write(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {
+        List<Row> rowsBefore = List.copyOf(rows);
+        Map<KeyOf, KeyUse> keysBefore = Map.copyOf(keys);
+        long changesBefore = changes;
+        try {
+            return write.apply(new Transaction(owner, now));
+        } catch (RuntimeException e) {
+            rows.clear();
+            rows.addAll(rowsBefore);
+            keys.clear();
+            keys.putAll(keysBefore);
+            changes = changesBefore;
+            throw e;
         }
-        long id = insert(owner, details, now).id();
-        keys.put(new KeyOf(owner, key), new KeyUse(fingerprint, id, now));
-        return new KeyedCreate(id, false);
     }
 
-    @Override
-    public synchronized Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected,
-            UnaryOperator<DonorDetails> change, Instant now) {
-        Optional<Donor> current = find(owner, id);
-        if (current.isEmpty()) {
-            return Optional.empty();
-        }
-        if (current.get().erased()) {
-            throw new DonorErasedException(id);
-        }
-        if (!expected.accepts(current.get().version())) {
-            throw new DonorVersionMismatchException(id, current.get().version());
-        }
-        DonorDetails details = change.apply(current.get().details());
-        if (details.equals(current.get().details())) {
-            return current;
-        }
-        requireUniqueExternalId(owner, id, details);
-        Donor changed = new Donor(id, details, current.get().createdAt(), now, current.get().version() + 1);
-        rows.set((int) id - 1, new Row(owner, changed, ++changes));
-        return Optional.of(changed);
-    }
+    /** A write's view: every other write waits for the repository's lock, so no turn is needed. */
+    private final class Transaction implements DonorTransaction {
 
-    @Override
-    public synchronized Optional<Donor> erase(ApplicationId owner, long id, ExpectedVersion expected, Instant now) {
-        Optional<Donor> current = find(owner, id);
-        if (current.isPresent() && !expected.accepts(current.get().version())) {
-            throw new DonorVersionMismatchException(id, current.get().version());
-        }
-        if (current.isEmpty() || current.get().erased()) {
-            return current;
-        }
-        Donor donor = current.get();
-        Donor erased = new Donor(id, donor.erasedDetails(), donor.createdAt(), now, donor.version() + 1, now);
-        rows.set((int) id - 1, new Row(owner, erased, ++changes));
-        keys.values().removeIf(use -> use.donorId() == id);
-        return Optional.of(erased);
-    }
+        private final ApplicationId owner;
+        private final Instant now;
 
-    @Override
-    public synchronized Upserted upsert(ApplicationId owner, String externalId, ExpectedVersion expected,
-            UnaryOperator<DonorDetails> modify, Supplier<DonorDetails> create, Optional<IdempotencyKey> key,
-            Instant now, Duration keyLifetime) {
-        if (key.isPresent()) {
-            KeyUse earlier = keys.get(new KeyOf(owner, key.get()));
-            if (earlier != null && earlier.usedAt().isAfter(now.minus(keyLifetime))) {
-                if (!earlier.fingerprint().equals(DonorFingerprint.of(create.get()))) {
-                    throw new IdempotencyKeyReuseException(key.get());
-                }
-                return new Upserted(find(owner, earlier.donorId()).orElseThrow(), true);
-            }
+        Transaction(ApplicationId owner, Instant now) {
+            this.owner = owner;
+            this.now = now;
         }
-        Optional<Donor> existing = owned(owner)
-                .filter(donor -> externalId.equals(donor.details().text(DonorField.EXTERNAL_ID))).findFirst();
-        if (existing.isPresent()) {
-            return new Upserted(modify(owner, existing.get().id(), expected, modify, now).orElseThrow(), false);
+
+        @Override
+        public void takeTurn(String key) {
         }
-        DonorDetails details = create.get();
-        long id = key.isPresent()
-                ? insertOnce(owner, key.get(), DonorFingerprint.of(details), details, now, keyLifetime).donorId()
-                : insert(owner, details, now).id();
-        return new Upserted(find(owner, id).orElseThrow(), true);
+
+        @Override
+        public Optional<Donor> find(long id) {
+            return InMemoryDonorRepository.this.find(owner, id);
+        }
+
+        @Override
+        public Optional<Donor> findByExternalId(String externalId) {
+            return owned(owner).filter(donor -> externalId.equals(donor.details().text(DonorField.EXTERNAL_ID)))
+                    .findFirst();
+        }
+
+        @Override
+        public Donor insert(DonorDetails details) {
+            return InMemoryDonorRepository.this.insert(owner, details, now);
+        }
+
+        @Override
+        public Donor update(Donor stored, DonorDetails after) {
+            requireUniqueExternalId(owner, stored.id(), after);
+            return store(new Donor(stored.id(), after, stored.createdAt(), now, stored.version() + 1));
+        }
+
+        @Override
+        public Donor erase(Donor stored) {
+            keys.entrySet().removeIf(key -> key.getKey().owner().equals(owner)
+                    && key.getValue().donorId() == stored.id());
+            return store(new Donor(stored.id(), stored.erasedDetails(), stored.createdAt(), now,
+                    stored.version() + 1, now));
+        }
+
+        private Donor store(Donor donor) {
+            rows.set((int) donor.id() - 1, new Row(owner, donor, ++changes));
+            return donor;
+        }
+
+        @Override
+        public Optional<KeyUse> keyUse(IdempotencyKey key) {
+            return Optional.ofNullable(keys.get(new KeyOf(owner, key)));
+        }
+
+        @Override
+        public void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo) {
+            keys.put(new KeyOf(owner, key), use);
+        }
     }
 
     private Stream<Donor> owned(ApplicationId owner) {

@@ -6,26 +6,25 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 
 import org.donordata.application.ApplicationId;
+import org.donordata.application.DonorTransaction;
+import org.donordata.application.KeyUse;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
-import org.donordata.domain.DonorErasedException;
 import org.donordata.domain.DonorField;
-import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
-import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.IdempotencyKey;
 import org.jooq.DSLContext;
 import org.jooq.Param;
 import org.jooq.exception.DataAccessException;
 
 /**
- * The writes of one owner's donor rows within one transaction the caller runs (one per request, or one per group of
- * them), all stamped with the same instant; an insert that is one statement (DatabaseKind.insertIsOneStatement) may
- * run on its own in autocommit.
+ * A write's transaction on one owner's donor rows (DonorTransaction), run by the node's Writes (one per request, or
+ * one per group of them), all stamped with the same instant; an insert that is one statement
+ * (DatabaseKind.insertIsOneStatement) may run on its own in autocommit.
  */
-record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Instant now) {
+record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Instant now) implements DonorTransaction {
 
     private static final UniqueConstraint EXTERNAL_ID = new UniqueConstraint(
             "donors_application_external_id_unique", "donors.application_id, donors.external_id");
@@ -35,7 +34,8 @@ record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Insta
      *
      * @throws DuplicateExternalIdException when another donor of the owner has the same external id
      */
-    Donor insert(DonorDetails details) {
+    @Override
+    public Donor insert(DonorDetails details) {
         DatabaseKind kind = queries.kind();
         Bindings bindings = DonorColumns.set(new Bindings(kind), details)
                 .set(DonorQueries.APPLICATION, owner.value())
@@ -60,51 +60,46 @@ record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Insta
         }
     }
 
-    /**
-     * Reads the donor, locked, checks its version, applies {@code change} and stores the result with the next version
-     * (nothing when the result equals the donor). See DonorRepository.modify.
-     *
-     * @return the donor as stored afterwards, or empty when the owner has no donor with this id
-     */
-    Optional<Donor> modify(long id, ExpectedVersion expected, UnaryOperator<DonorDetails> change) {
-        Optional<Donor> current = find(queries.findForUpdate(), DonorQueries.ID, id);
-        if (current.isEmpty()) {
-            return Optional.empty();
-        }
-        Donor stored = current.get();
-        if (stored.erased()) {
-            throw new DonorErasedException(id);
-        }
-        // Before the change is computed: a request based on a stale version is refused whatever fields it sent.
-        if (!expected.accepts(stored.version())) {
-            throw new DonorVersionMismatchException(id, stored.version());
-        }
-        DonorDetails after = change.apply(stored.details());
-        if (after.equals(stored.details())) {
-            return current;
-        }
+    @Override
+    public void takeTurn(String key) {
+        queries.kind().lockKey(tx, owner.value(), key);
+    }
+
+    @Override
+    public Optional<Donor> find(long id) {
+        return find(queries.findForUpdate(), DonorQueries.ID, id);
+    }
+
+    @Override
+    public Optional<Donor> findByExternalId(String externalId) {
+        return find(queries.findByExternalIdForUpdate(), DonorQueries.EXTERNAL_ID, externalId);
+    }
+
+    @Override
+    public Donor update(Donor stored, DonorDetails after) {
         try {
-            return Optional.of(update(stored, after, null));
+            return update(stored, after, null);
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, after);
         }
     }
 
-    /**
-     * Erases the donor (DonorRepository.erase): its personal fields back to their defaults, the time recorded, its
-     * idempotency record deleted. Nothing happens to a donor erased already. The version is checked first.
-     */
-    Optional<Donor> erase(long id, ExpectedVersion expected) {
-        Optional<Donor> current = find(queries.findForUpdate(), DonorQueries.ID, id);
-        if (current.isPresent() && !expected.accepts(current.get().version())) {
-            throw new DonorVersionMismatchException(id, current.get().version());
-        }
-        if (current.isEmpty() || current.get().erased()) {
-            return current;
-        }
+    /** Also deletes the records of the keys of creates that stored the donor: they name its data. */
+    @Override
+    public Donor erase(Donor stored) {
         tx.deleteFrom(IDEMPOTENCY_KEYS).where(IDEMPOTENCY_KEYS.APPLICATION_ID.eq(owner.value()),
-                IDEMPOTENCY_KEYS.DONOR_ID.eq(id)).execute();
-        return Optional.of(update(current.get(), current.get().erasedDetails(), now));
+                IDEMPOTENCY_KEYS.DONOR_ID.eq(stored.id())).execute();
+        return update(stored, stored.erasedDetails(), now);
+    }
+
+    @Override
+    public Optional<KeyUse> keyUse(IdempotencyKey key) {
+        return new IdempotencyKeyRows(this).use(key);
+    }
+
+    @Override
+    public void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo) {
+        new IdempotencyKeyRows(this).record(key, use, expiredUpTo);
     }
 
     private Donor update(Donor stored, DonorDetails after, Instant erasedAt) {

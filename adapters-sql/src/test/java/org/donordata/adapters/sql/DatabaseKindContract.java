@@ -20,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.donordata.application.RepositoryWrites;
 import org.donordata.application.Changed;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
@@ -129,7 +130,7 @@ abstract class DatabaseKindContract extends DonorRepositoryTestBase {
                         } else {
                             long id = mine.get(random.nextInt(mine.size()));
                             String notes = "change " + i;
-                            node.donors().modify(owner, id, ExpectedVersion.ANY, d -> with(d, "notes", notes), LATER);
+                            new RepositoryWrites(node.donors()).modify(owner, id, ExpectedVersion.ANY, d -> with(d, "notes", notes), LATER);
                         }
                     }
                     return null;

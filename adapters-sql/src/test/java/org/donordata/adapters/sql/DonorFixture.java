@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import org.donordata.application.RepositoryWrites;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyHash;
@@ -50,7 +51,7 @@ final class DonorFixture {
             Instant created = createdAt(i);
             long id = database.donors().insert(owner, details(i), created).id();
             if (i % 7 == 0) {
-                database.donors().modify(owner, id, ExpectedVersion.ANY, d -> changed(d, i),
+                new RepositoryWrites(database.donors()).modify(owner, id, ExpectedVersion.ANY, d -> changed(d, i),
                         created.plus(Duration.ofDays(i)));
             }
         }

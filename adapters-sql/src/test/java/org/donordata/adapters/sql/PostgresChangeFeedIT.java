@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 
 import org.donordata.adapters.sql.postgres.PostgresKind;
+import org.donordata.application.RepositoryWrites;
 import org.donordata.application.Changed;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
@@ -41,7 +42,7 @@ class PostgresChangeFeedIT extends DonorRepositoryTestBase {
             writer.setAutoCommit(false);
             // Begins first, stamps first, commits last: as a request on another node might.
             modifyLikeTheService(writer, slow.id(), "changed slowly");
-            Donor fastChanged = donors.modify(owner, fast.id(), org.donordata.domain.ExpectedVersion.ANY,
+            Donor fastChanged = new RepositoryWrites(donors).modify(owner, fast.id(), org.donordata.domain.ExpectedVersion.ANY,
                     d -> with(d, "notes", "changed fast"), LATER).orElseThrow();
 
             List<Changed> meanwhile = donors.changesAfter(owner, seen, 30);

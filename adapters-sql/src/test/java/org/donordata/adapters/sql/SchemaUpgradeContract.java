@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
+import org.donordata.application.RepositoryWrites;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorFilter;
@@ -50,7 +51,7 @@ abstract class SchemaUpgradeContract extends DonorRepositoryTestBase {
                 ApplicationId application = migrated.applications().findByName("old").orElseThrow().id();
                 Donor donor = migrated.donors().list(application, DonorFilter.NONE, 0, 1).getFirst();
                 assertEquals(1, donor.version());
-                assertEquals(2, migrated.donors().modify(application, donor.id(), ExpectedVersion.oneOf(Set.of(1L)),
+                assertEquals(2, new RepositoryWrites(migrated.donors()).modify(application, donor.id(), ExpectedVersion.oneOf(Set.of(1L)),
                         d -> with(d, "city", "Paris"), LATER).orElseThrow().version());
             }
         }

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import org.donordata.application.RepositoryWrites;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyHash;
@@ -96,11 +97,11 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
         rows.execute();
         Instant afterAll = CREATED.plus(LIFETIME).plusSeconds(150);
 
-        int every = IdempotentInsert.PURGE_EVERY;
+        int every = IdempotencyKeyRows.PURGE_EVERY;
         for (int i = 0; i < every; i++) {
             insertOnce(owner, new IdempotencyKey("new-" + i), person("Ada" + i, null), afterAll);
         }
-        assertEquals(150 - IdempotentInsert.PURGE_BATCH + every, keyRows(), "one of any " + every + " creates purges");
+        assertEquals(150 - IdempotencyKeyRows.PURGE_BATCH + every, keyRows(), "one of any " + every + " creates purges");
         assertEquals(1, keyRows("old-149"), "the purge takes any expired rows, and no live one");
         for (int i = every; i < 2 * every; i++) {
             insertOnce(otherOwner, new IdempotencyKey("new-" + i), person("Grace" + i, null), afterAll);
@@ -119,7 +120,7 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
     }
 
     private long insertOnce(ApplicationId creator, IdempotencyKey key, DonorDetails details, Instant now) {
-        return donors.insertOnce(creator, key, DonorFingerprint.of(details), details, now, LIFETIME).donorId();
+        return new RepositoryWrites(donors).insertOnce(creator, key, DonorFingerprint.of(details), details, now, LIFETIME).donorId();
     }
 
     private int keyRows() {

@@ -4,17 +4,14 @@ import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import org.donordata.application.KeyedCreate;
-import org.donordata.domain.DonorDetails;
+import org.donordata.application.KeyUse;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.IdempotencyKey;
-import org.donordata.domain.IdempotencyKeyReuseException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -25,12 +22,12 @@ import org.jooq.SelectForUpdateStep;
 import org.jooq.impl.DSL;
 
 /**
- * A create that stores its donor at most once per idempotency key, across nodes: the donor and its key's row in
- * {@code idempotency_keys} are written in one transaction, after the key's live row, if any, was read. Creates with one
- * key take turns (see {@link DatabaseKind#lockKey}), so the second of two concurrent ones reads the first's
- * row and replays it; the key's primary key refuses anything that slipped past.
+ * The rows of {@code idempotency_keys}, within a write's transaction (DonorTransaction.keyUse and recordKey): what a
+ * key's create stored, and its record. The use case decides (DonorWrites.insertOnce): creates with one key take turns
+ * (DatabaseKind.lockKey), so the second of two concurrent ones reads the first's row and replays it; the key's
+ * primary key refuses anything that slipped past.
  */
-record IdempotentInsert(DonorRows rows, Duration keyLifetime) {
+record IdempotencyKeyRows(DonorRows rows) {
 
     /**
      * Expired keys' rows a purging create deletes at most: more than {@link #PURGE_EVERY}, so the purge outpaces the
@@ -84,41 +81,18 @@ record IdempotentInsert(DonorRows rows, Duration keyLifetime) {
             .collect(Collectors.toUnmodifiableMap(kind -> kind, Statements::of));
 
     /**
-     * See DonorRepository.insertOnce: within the rows' transaction, the donor id the key's live row names, or the id
-     * of a donor stored now together with the key's row.
+     * Records the key's use, after deleting its earlier row if that expired by {@code expiredUpTo}; one record in
+     * {@link #PURGE_EVERY} also deletes up to {@link #PURGE_BATCH} other expired rows.
      */
-    KeyedCreate insertOnce(IdempotencyKey key, DonorFingerprint fingerprint, DonorDetails details) {
-        DatabaseKind kind = rows.queries().kind();
-        Statements statements = STATEMENTS.get(kind);
-        Instant expiredUpTo = rows.now().minus(keyLifetime);
-        switch (recorded(key, fingerprint)) {
-            case Recorded.Live live -> {
-                return new KeyedCreate(live.donorId(), true);
-            }
-            // An expired row of the key counts as absent, and makes room for the new one.
-            case Recorded.Expired expired -> statements.dropExpired().execute(rows.tx(), keyOf(key)
-                    .set(EXPIRED_UP_TO, expiredUpTo));
-            case Recorded.None none -> {
-            }
-        }
-        long donorId = rows.insert(details).id();
-        statements.record().execute(rows.tx(), keyOf(key).set(FINGERPRINT, fingerprint.hex()).set(DONOR, donorId)
-                .set(NOW, rows.now()));
-        if (donorId % PURGE_EVERY == 0) {
+    void record(IdempotencyKey key, KeyUse use, Instant expiredUpTo) {
+        Statements statements = STATEMENTS.get(rows.queries().kind());
+        statements.dropExpired().execute(rows.tx(), keyOf(key).set(EXPIRED_UP_TO, expiredUpTo));
+        statements.record().execute(rows.tx(), keyOf(key).set(FINGERPRINT, use.fingerprint().hex())
+                .set(DONOR, use.donorId()).set(NOW, use.usedAt()));
+        if (use.donorId() % PURGE_EVERY == 0) {
             // Last, so that this transaction waits for no other after taking the purge's row locks.
-            statements.purge().execute(rows.tx(), new Bindings(kind).set(EXPIRED_UP_TO, expiredUpTo));
+            statements.purge().execute(rows.tx(), new Bindings(rows.queries().kind()).set(EXPIRED_UP_TO, expiredUpTo));
         }
-        return new KeyedCreate(donorId, false);
-    }
-
-    /**
-     * Takes the key's turn (held to the transaction's end) and reads its live row: the donor id its create stored, if
-     * that create sent the same details.
-     *
-     * @throws IdempotencyKeyReuseException when the key's live create sent other details
-     */
-    Optional<Long> earlierCreate(IdempotencyKey key, DonorFingerprint fingerprint) {
-        return recorded(key, fingerprint) instanceof Recorded.Live live ? Optional.of(live.donorId()) : Optional.empty();
     }
 
     private Bindings keyOf(IdempotencyKey key) {
@@ -126,36 +100,17 @@ record IdempotentInsert(DonorRows rows, Duration keyLifetime) {
     }
 
     /** What the key's row says, if it has one. */
-    private sealed interface Recorded {
-        record Live(long donorId) implements Recorded {
-        }
-
-        record Expired() implements Recorded {
-        }
-
-        record None() implements Recorded {
-        }
-    }
-
-    private Recorded recorded(IdempotencyKey key, DonorFingerprint fingerprint) {
+    Optional<KeyUse> use(IdempotencyKey key) {
         DatabaseKind kind = rows.queries().kind();
-        kind.lockKey(rows.tx(), rows.owner().value(), "idempotency-key:" + key.value());
         Statement row = STATEMENTS.get(kind).row();
         return rows.tx().connectionResult(connection -> {
             PreparedStatement select = PreparedStatements.of(connection, row.sql());
             row.bind(select, keyOf(key));
             try (ResultSet found = select.executeQuery()) {
-                if (!found.next()) {
-                    return new Recorded.None();
-                }
-                // A key recorded at or before this instant has expired.
-                if (!kind.instant(found, 3).isAfter(rows.now().minus(keyLifetime))) {
-                    return new Recorded.Expired();
-                }
-                if (!found.getString(1).equals(fingerprint.hex())) {
-                    throw new IdempotencyKeyReuseException(key);
-                }
-                return new Recorded.Live(found.getLong(2));
+                return found.next()
+                        ? Optional.of(new KeyUse(new DonorFingerprint(found.getString(1)), found.getLong(2),
+                                kind.instant(found, 3)))
+                        : Optional.empty();
             }
         });
     }

@@ -1,0 +1,58 @@
+package org.donordata.application;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.IdempotencyKey;
+
+/**
+ * What one atomic write of an owner's donors may do ({@link DonorRepository#write}), all in one transaction stamped
+ * with one instant: a donor it reads is held against every other writer, on every node, until it ends, and anything it
+ * throws undoes all of it. The store only stores; what to write is decided by the use cases ({@link DonorWrites}).
+ */
+public interface DonorTransaction {
+
+    /**
+     * Waits until no other write holds this key of the owner (an external id, an idempotency key), then holds it until
+     * this write ends: of two writes that take one key, the second sees what the first left.
+     */
+    void takeTurn(String key);
+
+    /** The owner's donor, held until this write ends. */
+    Optional<Donor> find(long id);
+
+    /** The owner's donor with this external id, held until this write ends. */
+    Optional<Donor> findByExternalId(String externalId);
+
+    /**
+     * Stores a new donor at its first version.
+     *
+     * @throws DuplicateExternalIdException when another donor of the owner has its external id
+     */
+    Donor insert(DonorDetails details);
+
+    /**
+     * Stores the donor's new details at its next version, as its latest change.
+     *
+     * @throws DuplicateExternalIdException when another donor of the owner has the new external id
+     */
+    Donor update(Donor stored, DonorDetails after);
+
+    /**
+     * Erases the donor (contract section 11): its details as {@link Donor#erasedDetails()} leaves them, the instant
+     * recorded, and every record of the key of a create that stored it deleted, as its latest change.
+     */
+    Donor erase(Donor stored);
+
+    /** What the owner's record of this idempotency key says, if there is one, expired or not. */
+    Optional<KeyUse> keyUse(IdempotencyKey key);
+
+    /**
+     * Records the key's use, replacing its record if that was used at or before {@code expiredUpTo}; records of other
+     * keys used by then may be deleted too.
+     */
+    void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo);
+}

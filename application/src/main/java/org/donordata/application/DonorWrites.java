@@ -1,0 +1,137 @@
+package org.donordata.application;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorErasedException;
+import org.donordata.domain.DonorFingerprint;
+import org.donordata.domain.DonorVersionMismatchException;
+import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.IdempotencyKey;
+import org.donordata.domain.IdempotencyKeyReuseException;
+
+/**
+ * The decisions of the donor writes, each run inside one {@link DonorTransaction} by {@link DonorService}: the same
+ * rules whatever stores the donors. {@code DonorRepositoryContract} runs them on every store.
+ *
+ * @param now the instant of the write, which the transaction stamps too
+ * @param keyLifetime how long an idempotency key is remembered
+ */
+public record DonorWrites(Instant now, Duration keyLifetime) {
+
+    /**
+     * Checks the donor's version, applies {@code change} and stores the result at the next version, unless it changes
+     * nothing (then nothing is written, the version included).
+     *
+     * @return the donor as stored afterwards, or empty when the owner has no donor with this id
+     * @throws DonorErasedException when the donor was erased; checked before the version
+     * @throws DonorVersionMismatchException when {@code expected} does not accept the stored version; checked before
+     *         {@code change} runs
+     */
+    public Optional<Donor> modify(DonorTransaction tx, long id, ExpectedVersion expected,
+            UnaryOperator<DonorDetails> change) {
+        Optional<Donor> current = tx.find(id);
+        if (current.isEmpty()) {
+            return current;
+        }
+        Donor stored = current.get();
+        if (stored.erased()) {
+            throw new DonorErasedException(id);
+        }
+        // Before the change is computed: a request based on a stale version is refused whatever fields it sent.
+        if (!expected.accepts(stored.version())) {
+            throw new DonorVersionMismatchException(id, stored.version());
+        }
+        DonorDetails after = change.apply(stored.details());
+        return Optional.of(after.equals(stored.details()) ? stored : tx.update(stored, after));
+    }
+
+    /**
+     * Erases the donor, once: erasing an erased donor changes nothing. The version is checked first.
+     *
+     * @return the donor as erasure left it, or empty when the owner has no donor with this id
+     */
+    public Optional<Donor> erase(DonorTransaction tx, long id, ExpectedVersion expected) {
+        Optional<Donor> current = tx.find(id);
+        if (current.isPresent() && !expected.accepts(current.get().version())) {
+            throw new DonorVersionMismatchException(id, current.get().version());
+        }
+        return current.map(donor -> donor.erased() ? donor : tx.erase(donor));
+    }
+
+    /**
+     * Stores the donor unless the key's live record names an earlier create: then that create's donor id, when it
+     * sent a donor with this fingerprint. Creates with one key take turns.
+     *
+     * @throws IdempotencyKeyReuseException when the key's live create sent another donor
+     */
+    public KeyedCreate insertOnce(DonorTransaction tx, IdempotencyKey key, DonorDetails details) {
+        DonorFingerprint fingerprint = DonorFingerprint.of(details);
+        Optional<Long> earlier = earlierCreate(tx, key, fingerprint);
+        if (earlier.isPresent()) {
+            return new KeyedCreate(earlier.get(), true);
+        }
+        long id = tx.insert(details).id();
+        tx.recordKey(key, new KeyUse(fingerprint, id, now), now.minus(keyLifetime));
+        return new KeyedCreate(id, false);
+    }
+
+    /**
+     * Modifies the owner's donor with this external id as {@link #modify} does, or creates one (once per key, as
+     * {@link #insertOnce} does); a live key whose create sent the same donor answers that create's donor as created.
+     * Upserts of one external id take turns.
+     */
+    public Upserted upsert(DonorTransaction tx, String externalId, Upsert upsert) {
+        tx.takeTurn("external-id:" + externalId);
+        if (upsert.key().isPresent()) {
+            Optional<Long> earlier = earlierCreate(tx, upsert.key().get(), DonorFingerprint.of(upsert.create().get()));
+            if (earlier.isPresent()) {
+                return new Upserted(tx.find(earlier.get()).orElseThrow(), true);
+            }
+        }
+        Optional<Donor> existing = tx.findByExternalId(externalId);
+        if (existing.isPresent()) {
+            return new Upserted(modify(tx, existing.get().id(), upsert.expected(), upsert.modify()).orElseThrow(),
+                    false);
+        }
+        DonorDetails details = upsert.create().get();
+        Donor created = upsert.key().isPresent()
+                ? tx.find(insertOnce(tx, upsert.key().get(), details).donorId()).orElseThrow()
+                : tx.insert(details);
+        return new Upserted(created, true);
+    }
+
+    /**
+     * {@link #upsert} as one write of the owner's donors, and once more when a plain create of the external id
+     * committed meanwhile: such a create takes no upsert's turn, so the store refused this one's create, and the second
+     * attempt finds that donor and modifies it.
+     */
+    public Upserted upsert(DonorRepository donors, ApplicationId owner, String externalId, Upsert upsert) {
+        try {
+            return donors.write(owner, now, tx -> upsert(tx, externalId, upsert));
+        } catch (DuplicateExternalIdException createdMeanwhile) {
+            return donors.write(owner, now, tx -> upsert(tx, externalId, upsert));
+        }
+    }
+
+    /** What an upsert does to a donor it finds, what it creates otherwise, and with which key. */
+    public record Upsert(ExpectedVersion expected, UnaryOperator<DonorDetails> modify, Supplier<DonorDetails> create,
+            Optional<IdempotencyKey> key) {
+    }
+
+    /** Takes the key's turn and reads its live record: the donor its create stored, if it sent this fingerprint. */
+    private Optional<Long> earlierCreate(DonorTransaction tx, IdempotencyKey key, DonorFingerprint fingerprint) {
+        tx.takeTurn("idempotency-key:" + key.value());
+        Optional<KeyUse> use = tx.keyUse(key).filter(it -> it.usedAt().isAfter(now.minus(keyLifetime)));
+        if (use.isPresent() && !use.get().fingerprint().equals(fingerprint)) {
+            throw new IdempotencyKeyReuseException(key);
+        }
+        return use.map(KeyUse::donorId);
+    }
+}

@@ -1,0 +1,49 @@
+package org.donordata.application;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorFingerprint;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.IdempotencyKey;
+
+/**
+ * The donor writes as the use cases run them on a repository (DonorWrites in DonorRepository.write), at an instant
+ * the test chooses: what the port's contract and the adapters' tests write with.
+ */
+public record RepositoryWrites(DonorRepository donors) {
+
+    public Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected,
+            UnaryOperator<DonorDetails> change, Instant now) {
+        return donors.write(owner, now, tx -> at(now).modify(tx, id, expected, change));
+    }
+
+    public Optional<Donor> erase(ApplicationId owner, long id, ExpectedVersion expected, Instant now) {
+        return donors.write(owner, now, tx -> at(now).erase(tx, id, expected));
+    }
+
+    /** The fingerprint must be the details' own: the use case computes it. */
+    public KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
+            DonorDetails details, Instant now, Duration keyLifetime) {
+        if (!fingerprint.equals(DonorFingerprint.of(details))) {
+            throw new IllegalArgumentException("a create's fingerprint is its details'");
+        }
+        return donors.write(owner, now, tx -> new DonorWrites(now, keyLifetime).insertOnce(tx, key, details));
+    }
+
+    public Upserted upsert(ApplicationId owner, String externalId, ExpectedVersion expected,
+            UnaryOperator<DonorDetails> modify, Supplier<DonorDetails> create, Optional<IdempotencyKey> key,
+            Instant now, Duration keyLifetime) {
+        return new DonorWrites(now, keyLifetime).upsert(donors, owner, externalId,
+                new DonorWrites.Upsert(expected, modify, create, key));
+    }
+
+    private static DonorWrites at(Instant now) {
+        return new DonorWrites(now, DonorService.IDEMPOTENCY_KEY_LIFETIME);
+    }
+}
