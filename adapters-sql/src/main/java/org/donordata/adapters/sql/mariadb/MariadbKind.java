@@ -116,22 +116,10 @@ public final class MariadbKind implements DatabaseKind {
 
     @Override
     public Field<String> document(List<DocumentMember> members) {
-        return DocumentMember.concatenated(members, member -> switch (member.kind()) {
-            case FLAG -> jsonFlag(member.column());
-            case TIMESTAMP -> jsonInstant(member.column());
-            default -> jsonString(member.column());
-        });
+        return DocumentMember.concatenated(members, "coalesce(json_quote({0}), 'null')", MariadbKind::jsonInstant);
     }
 
-    private static Field<String> jsonString(Field<?> column) {
-        return DSL.field("coalesce(json_quote({0}), 'null')", String.class, column);
-    }
-
-    private static Field<String> jsonFlag(Field<?> column) {
-        return DSL.field("case when {0} then 'true' else 'false' end", String.class, column);
-    }
-
-    // Stored in UTC (stored above), so no zone is applied.
+    // Stored in UTC (stored below), so no zone is applied.
     private static Field<String> jsonInstant(Field<?> column) {
         return DSL.field("""
                 case when {0} is null then 'null' else concat('"', date_format({0}, '%Y-%m-%dT%H:%i:%s'),

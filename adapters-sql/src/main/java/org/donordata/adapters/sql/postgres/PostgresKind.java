@@ -134,19 +134,7 @@ public final class PostgresKind implements DatabaseKind {
 
     @Override
     public Field<String> document(List<DocumentMember> members) {
-        return DocumentMember.concatenated(members, member -> switch (member.kind()) {
-            case FLAG -> jsonFlag(member.column());
-            case TIMESTAMP -> jsonInstant(member.column());
-            default -> jsonString(member.column());
-        });
-    }
-
-    private static Field<String> jsonString(Field<?> column) {
-        return DSL.field("coalesce(cast(to_json({0}) as text), 'null')", String.class, column);
-    }
-
-    private static Field<String> jsonFlag(Field<?> column) {
-        return DSL.field("case when {0} then 'true' else 'false' end", String.class, column);
+        return DocumentMember.concatenated(members, "coalesce(cast(to_json({0}) as text), 'null')", PostgresKind::jsonInstant);
     }
 
     private static Field<String> jsonInstant(Field<?> column) {
