@@ -1,29 +1,44 @@
 package org.donordata.adapters.http;
 
 import java.io.IOException;
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
 import org.donordata.application.Application;
 import org.donordata.application.DonorDocument;
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorType;
 
-/** Writes donors as clients see them, and what the API says about itself. */
+/** Writes donors as clients see them: every field, in field order, under its key; and what the API says about itself. */
 final class DonorJson {
 
     static final String SERVICE_NAME = "Donor Data Service";
     static final int API_VERSION = 1;
+    // Once: values() copies the array on every call, and this runs for every donor written.
+    private static final DonorField[] FIELDS = DonorField.values();
+    // Each field's key, encoded once.
+    private static final SerializableString[] KEYS = Arrays.stream(FIELDS)
+            .map(field -> new SerializedString(field.key())).toArray(SerializableString[]::new);
 
     private DonorJson() {
     }
 
     /**
-     * The donors as the store rendered them (DonorDocument), each written as it is: the bytes are already the JSON
-     * object the contract describes, so they are copied, never read or encoded again.
+     * The donors, every field in field order under its snake_case key: a document the store wrote is copied as it is
+     * (the bytes are already that object, never read or encoded again); one it left to this adapter is written here.
      */
     static void donors(JsonGenerator json, List<DonorDocument> donors) throws IOException {
         json.writeStartArray();
         for (DonorDocument donor : donors) {
-            json.writeRawValue(new Utf8Json(donor.json()));
+            switch (donor) {
+                case DonorDocument.Json written -> json.writeRawValue(new Utf8Json(written.utf8()));
+                case DonorDocument.Fields fields -> donor(json, fields.donor());
+            }
         }
         json.writeEndArray();
     }
@@ -40,5 +55,26 @@ final class DonorJson {
         json.writeEndObject();
         json.writeEndObject();
         json.writeEndArray();
+    }
+
+    private static void donor(JsonGenerator json, Donor donor) throws IOException {
+        json.writeStartObject();
+        for (int i = 0; i < FIELDS.length; i++) {
+            json.writeFieldName(KEYS[i]);
+            value(json, donor.get(FIELDS[i]));
+        }
+        json.writeEndObject();
+    }
+
+    private static void value(JsonGenerator json, Object value) throws IOException {
+        switch (value) {
+            case null -> json.writeNull();
+            case String text -> json.writeString(text);
+            case Boolean flag -> json.writeBoolean(flag);
+            case Long number -> json.writeNumber(number);
+            case DonorType type -> json.writeString(type.key());
+            case Instant instant -> json.writeString(instant.toString());
+            default -> throw new IllegalStateException("no JSON form for a " + value.getClass().getSimpleName());
+        }
     }
 }

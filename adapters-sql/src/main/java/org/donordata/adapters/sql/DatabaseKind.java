@@ -100,11 +100,12 @@ public interface DatabaseKind {
     Long drawChange(DSLContext tx);
 
     /**
-     * A donor's JSON object, as the API writes it (DonorDocument), built by the database from the members' columns in
-     * their order: numbers as numbers, text as strings or null, flags as true or false, instants as strings in the
-     * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null.
+     * A donor's JSON object, as the API writes it (DonorDocument.Json), built by the database from the members' columns
+     * in their order: numbers as numbers, text as strings or null, flags as true or false, instants as strings in the
+     * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null. Empty where
+     * the database writes it at a higher cost than the driving adapter (DonorDocument.Fields).
      */
-    Field<String> document(List<DocumentMember> members);
+    Optional<Field<String>> document(List<DocumentMember> members);
 
     /**
      * The LIMIT of a read of at most {@code count} rows (never more than DonorRepository.MAX_ROWS): the parameter, or a

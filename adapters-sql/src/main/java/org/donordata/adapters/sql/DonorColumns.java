@@ -9,6 +9,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import org.donordata.application.DonorDocument;
@@ -95,25 +96,36 @@ final class DonorColumns {
     }
 
     /**
-     * What a read of documents selects: the JSON object of the donor, as the database renders it from every field's
-     * column in field order ({@link DonorDocument}), then its id, version and the change's number.
+     * How a database's reads of documents select and read them: the donor's JSON object, written by the database from
+     * every field's column in field order (DatabaseKind.document), then its id, version and the change's number; or,
+     * where the database does not write it, the columns of {@link #SELECTED} (DonorDocument.Fields).
      */
-    static List<Field<?>> documentSelected(DatabaseKind kind) {
-        List<DocumentMember> members = new ArrayList<>();
-        for (DonorField field : FIELDS) {
-            members.add(new DocumentMember(field.key(), field.kind(), column(field)));
+    record Documents(DatabaseKind kind, Optional<Field<String>> object) {
+
+        static Documents of(DatabaseKind kind) {
+            List<DocumentMember> members = new ArrayList<>();
+            for (DonorField field : FIELDS) {
+                members.add(new DocumentMember(field.key(), field.kind(), column(field)));
+            }
+            return new Documents(kind, kind.document(members));
         }
-        return List.of(kind.document(members).as("document"), DONORS.ID, DONORS.VERSION, DONORS.CHANGE_SEQ);
-    }
 
-    /** The document in the current row of a result set of {@link #documentSelected}. */
-    static DonorDocument document(ResultSet row) throws SQLException {
-        return new DonorDocument(row.getLong(2), row.getLong(3), row.getBytes(1));
-    }
+        List<Field<?>> selected() {
+            return object.<List<Field<?>>>map(json -> List.of(json.as("document"), DONORS.ID, DONORS.VERSION,
+                    DONORS.CHANGE_SEQ)).orElse(SELECTED);
+        }
 
-    /** The number of the latest change to the donor in the current row of a result set of {@link #documentSelected}. */
-    static long documentChange(ResultSet row) throws SQLException {
-        return row.getLong(4);
+        /** The document in the current row of a result set of {@link #selected}. */
+        DonorDocument read(ResultSet row) throws SQLException {
+            return object.isPresent()
+                    ? new DonorDocument.Json(row.getLong(2), row.getLong(3), row.getBytes(1))
+                    : new DonorDocument.Fields(DonorColumns.read(row, kind));
+        }
+
+        /** The number of the latest change to the donor in the current row of a result set of {@link #selected}. */
+        long change(ResultSet row) throws SQLException {
+            return object.isPresent() ? row.getLong(4) : DonorColumns.change(row);
+        }
     }
 
     /** The donor in the current row of a result set of {@link #SELECTED}. */

@@ -42,14 +42,15 @@ import org.jooq.impl.DSL;
  * @param find one donor
  * @param findForUpdate the same, locking the row for the caller's transaction
  * @param page a page in id order
- * @param documents the reads that hand donors on as the database renders them (DonorColumns.documentSelected)
+ * @param documentColumns how the reads of documents select and read them
+ * @param documents the reads that hand donors on, as documents
  * @param changes a page of the sync feed, as documents
  * @param insert a new donor (its id is the generated key)
  * @param update a donor's new details, timestamp, version, change number, and when it was erased (null)
  */
 public record DonorQueries(DatabaseKind kind, Statement find, Statement findForUpdate, Statement page,
-        Map<Set<Criterion>, Statement> filteredPages, Reading documents, Statement insert, Statement update,
-        Statement changes, Statement findByExternalIdForUpdate) {
+        Map<Set<Criterion>, Statement> filteredPages, DonorColumns.Documents documentColumns, Reading documents,
+        Statement insert, Statement update, Statement changes, Statement findByExternalIdForUpdate) {
 
     /** The reads of one selection: a donor by id, a page in id order, a filtered page. */
     record Reading(Statement find, Statement page, Map<Set<Criterion>, Statement> filteredPages) {
@@ -110,10 +111,11 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
         var byExternalId = DSL.select(DonorColumns.SELECTED).from(DONORS).where(DONORS.APPLICATION_ID.eq(APPLICATION),
                 DonorColumns.text(DonorField.EXTERNAL_ID).eq(EXTERNAL_ID));
         Reading rows = Reading.of(kind, renderer, DonorColumns.SELECTED);
-        List<Field<?>> documents = DonorColumns.documentSelected(kind);
+        DonorColumns.Documents documentColumns = DonorColumns.Documents.of(kind);
+        List<Field<?>> documents = documentColumns.selected();
         return new DonorQueries(kind, rows.find(),
                 Statement.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))), rows.page(),
-                rows.filteredPages(), Reading.of(kind, renderer, documents),
+                rows.filteredPages(), documentColumns, Reading.of(kind, renderer, documents),
                 Statement.render(renderer, insert(kind)), Statement.render(renderer, update(kind)),
                 Statement.render(renderer, changes(kind, documents)),
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)));
@@ -241,25 +243,25 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
         return donors;
     }
 
-    /** Runs a query of {@link DonorColumns#documentSelected} whose parameters are bound, reading up to count rows. */
-    static List<DonorDocument> documents(PreparedStatement query, int count) throws SQLException {
+    /** Runs a query of documents whose parameters are bound, reading up to count rows. */
+    List<DonorDocument> documents(PreparedStatement query, int count) throws SQLException {
         List<DonorDocument> documents = new ArrayList<>();
         try (ResultSet rows = query.executeQuery()) {
             while (documents.size() < count && rows.next()) {
-                documents.add(DonorColumns.document(rows));
+                documents.add(documentColumns.read(rows));
             }
         }
         return documents;
     }
 
     /** Runs the {@link #changes} query, bound, reading up to count donors and their changes' positions. */
-    static List<Changed> changed(PreparedStatement query, int count) throws SQLException {
+    List<Changed> changed(PreparedStatement query, int count) throws SQLException {
         List<Changed> changed = new ArrayList<>();
         try (ResultSet rows = query.executeQuery()) {
             while (changed.size() < count && rows.next()) {
-                DonorDocument document = DonorColumns.document(rows);
+                DonorDocument document = documentColumns.read(rows);
                 changed.add(new Changed(document,
-                        new ChangePosition(DonorColumns.documentChange(rows), document.id())));
+                        new ChangePosition(documentColumns.change(rows), document.id())));
             }
         }
         return changed;

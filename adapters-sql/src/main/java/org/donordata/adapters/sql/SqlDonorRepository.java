@@ -44,7 +44,7 @@ final class SqlDonorRepository implements DonorRepository {
     public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
         requireAtMostMaxRows(count);
         return page(queries.documents().page(filter), queries.pageBindings(owner, filter, offset, count),
-                statement -> DonorQueries.documents(statement, count));
+                statement -> queries.documents(statement, count));
     }
 
     private <T> List<T> page(Statement page, Bindings bindings, Reads.Query<List<T>> read) {
@@ -71,7 +71,7 @@ final class SqlDonorRepository implements DonorRepository {
         Statement find = queries.documents().find();
         return reads.query(find.sql(), statement -> {
             find.bind(statement, byId(owner, id));
-            return DonorQueries.documents(statement, 1).stream().findFirst();
+            return queries.documents(statement, 1).stream().findFirst();
         });
     }
 
@@ -81,7 +81,7 @@ final class SqlDonorRepository implements DonorRepository {
         return reads.query(queries.changes().sql(), changes -> {
             queries.changes().bind(changes, byId(owner, after.donorId()).set(DonorQueries.CHANGE, after.change())
                     .set(DonorQueries.COUNT, count));
-            return DonorQueries.changed(changes, count);
+            return queries.changed(changes, count);
         });
     }
 

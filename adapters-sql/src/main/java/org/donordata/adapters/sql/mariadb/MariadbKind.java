@@ -114,18 +114,11 @@ public final class MariadbKind implements DatabaseKind {
         return row.getString(column);
     }
 
+    // As on PostgreSQL, where the object built by the server (its JSON and date functions for each member) made
+    // pages and the feed twice as expensive as reading the columns (docs/performance.md); not measured here.
     @Override
-    public Field<String> document(List<DocumentMember> members) {
-        return DocumentMember.concatenated(members, "coalesce(json_quote({0}), 'null')", MariadbKind::jsonInstant);
-    }
-
-    // Stored in UTC (stored below), so no zone is applied.
-    private static Field<String> jsonInstant(Field<?> column) {
-        return DSL.field("""
-                case when {0} is null then 'null' else concat('"', date_format({0}, '%Y-%m-%dT%H:%i:%s'),
-                    case when microsecond({0}) = 0 then ''
-                        when microsecond({0}) % 1000 = 0 then concat('.', left(date_format({0}, '%f'), 3))
-                        else concat('.', date_format({0}, '%f')) end, 'Z"') end""", String.class, column);
+    public Optional<Field<String>> document(List<DocumentMember> members) {
+        return Optional.empty();
     }
 
     // A client reads the whole result: a constant LIMIT would send rows nobody reads.

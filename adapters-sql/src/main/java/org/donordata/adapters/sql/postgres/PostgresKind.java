@@ -132,17 +132,12 @@ public final class PostgresKind implements DatabaseKind {
         return null;
     }
 
+    // Measured on one machine with the server (bench/results/2026-11-24-postgres-short-server-json.md): the object
+    // built by the server (to_json and to_char for each member) made pages and the feed twice as expensive as reading
+    // the columns and writing the JSON in the service (docs/performance.md).
     @Override
-    public Field<String> document(List<DocumentMember> members) {
-        return DocumentMember.concatenated(members, "coalesce(cast(to_json({0}) as text), 'null')", PostgresKind::jsonInstant);
-    }
-
-    private static Field<String> jsonInstant(Field<?> column) {
-        return DSL.field("""
-                case when {0} is null then 'null' else '"' || to_char({0} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
-                    || case when to_char({0}, 'US') = '000000' then ''
-                        when to_char({0}, 'US') like '%000' then '.' || to_char({0}, 'MS')
-                        else '.' || to_char({0}, 'US') end || 'Z"' end""", String.class, column);
+    public Optional<Field<String>> document(List<DocumentMember> members) {
+        return Optional.empty();
     }
 
     // A client reads the whole result: a constant LIMIT would send rows nobody reads.
