@@ -102,17 +102,24 @@ public interface DatabaseKind {
     /**
      * A donor's JSON object, as the API writes it (DonorDocument.Json), built by the database from the members' columns
      * in their order: numbers as numbers, text as strings or null, flags as true or false, instants as strings in the
-     * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null. Empty where
-     * the database writes it at a higher cost than the driving adapter (DonorDocument.Fields).
+     * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null. Empty, by
+     * default, where the database writes it at a higher cost than the driving adapter (DonorDocument.Fields): on
+     * PostgreSQL, the object built by the server (its JSON and date functions for each member) made pages and the feed
+     * twice as expensive as reading the columns (docs/performance.md).
      */
-    Optional<Field<String>> document(List<DocumentMember> members);
+    default Optional<Field<String>> document(List<DocumentMember> members) {
+        return Optional.empty();
+    }
 
     /**
-     * The LIMIT of a read of at most {@code count} rows (never more than DonorRepository.MAX_ROWS): the parameter, or a
-     * constant where the database reads no more rows than the caller steps through, and the caller stops at
-     * {@code count} (DonorQueries reads that way on every database).
+     * The LIMIT of a read of at most {@code count} rows (never more than DonorRepository.MAX_ROWS): by default the
+     * parameter, since a server's driver sends the client every row the LIMIT allows; or a constant where the database
+     * reads no more rows than the caller steps through, and the caller stops at {@code count} (DonorQueries reads that
+     * way on every database).
      */
-    Field<Integer> rowLimit(Param<Integer> count);
+    default Field<Integer> rowLimit(Param<Integer> count) {
+        return count;
+    }
 
     /** An instant as a JDBC statement binds it to a timestamp column. */
     Object stored(Instant instant);

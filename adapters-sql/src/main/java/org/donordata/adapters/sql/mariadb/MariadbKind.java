@@ -17,7 +17,6 @@ import javax.sql.DataSource;
 import org.donordata.adapters.sql.CopiedTable;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
-import org.donordata.adapters.sql.DocumentMember;
 import org.donordata.adapters.sql.DonorQueries;
 import org.donordata.adapters.sql.GroupCommitWriter;
 import org.donordata.adapters.sql.PreparedStatements;
@@ -29,7 +28,6 @@ import org.donordata.application.StorageUnavailableException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Param;
 import org.jooq.QueryPart;
 import org.jooq.Record;
 import org.jooq.ResultQuery;
@@ -114,18 +112,7 @@ public final class MariadbKind implements DatabaseKind {
         return row.getString(column);
     }
 
-    // As on PostgreSQL, where the object built by the server (its JSON and date functions for each member) made
-    // pages and the feed twice as expensive as reading the columns (docs/performance.md); not measured here.
-    @Override
-    public Optional<Field<String>> document(List<DocumentMember> members) {
-        return Optional.empty();
-    }
 
-    // A client reads the whole result: a constant LIMIT would send rows nobody reads.
-    @Override
-    public Field<Integer> rowLimit(Param<Integer> count) {
-        return count;
-    }
 
     @Override
     public Object stored(Instant instant) {

@@ -17,7 +17,6 @@ import javax.sql.DataSource;
 import org.donordata.adapters.sql.CopiedTable;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
-import org.donordata.adapters.sql.DocumentMember;
 import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;
@@ -26,7 +25,6 @@ import org.donordata.application.StorageUnavailableException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Param;
 import org.jooq.QueryPart;
 import org.jooq.Record;
 import org.jooq.ResultQuery;
@@ -132,19 +130,7 @@ public final class PostgresKind implements DatabaseKind {
         return null;
     }
 
-    // Measured on one machine with the server (bench/results/2026-11-24-postgres-short-server-json.md): the object
-    // built by the server (to_json and to_char for each member) made pages and the feed twice as expensive as reading
-    // the columns and writing the JSON in the service (docs/performance.md).
-    @Override
-    public Optional<Field<String>> document(List<DocumentMember> members) {
-        return Optional.empty();
-    }
 
-    // A client reads the whole result: a constant LIMIT would send rows nobody reads.
-    @Override
-    public Field<Integer> rowLimit(Param<Integer> count) {
-        return count;
-    }
 
     @Override
     public Object stored(Instant instant) {
