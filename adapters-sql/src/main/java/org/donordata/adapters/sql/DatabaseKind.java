@@ -24,6 +24,7 @@ import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
+import org.jooq.impl.DSL;
 import org.jooq.tools.jdbc.JDBCUtils;
 
 /**
@@ -69,8 +70,10 @@ public interface DatabaseKind {
 
     SQLDialect dialect();
 
-    /** The Flyway location of this database's migration scripts. */
-    String migrations();
+    /** The Flyway location of this database's migration scripts: the folder named as the database. */
+    default String migrations() {
+        return "classpath:db/migration/" + name();
+    }
 
     int defaultMaxPoolSize();
 
@@ -124,23 +127,39 @@ public interface DatabaseKind {
     /** An instant as a JDBC statement binds it to a timestamp column. */
     Object stored(Instant instant);
 
+    // The four below default to a database whose writes take turns (SQLite's write lock, MariaDB's write turn): change
+    // numbers and ids are drawn in commit order, so every change a read sees is final and a donor can be numbered as
+    // it is inserted. PostgreSQL, whose writers run concurrently, overrides them.
+
     /**
      * Of the changes a read sees, those that no change yet to commit can come before: what the sync feed may hand
-     * out without ever skipping one (the V4 migration).
+     * out without ever skipping one (the V4 migration). By default all of them.
      */
-    Condition changesFinal(Field<Long> changeSeq);
+    default Condition changesFinal(Field<Long> changeSeq) {
+        return DSL.noCondition();
+    }
 
     /** Whether a donor gets its ordinal as it is inserted, or shortly after (OrdinalNumbering). */
-    boolean numbersAtInsert();
+    default boolean numbersAtInsert() {
+        return true;
+    }
 
     /**
      * Whether DonorRows.insert runs a single statement here (no drawChange, no numberAtInsert query), which the
-     * database makes atomic without a transaction around it.
+     * database makes atomic without a transaction around it. By default not: the insert, its change number and its
+     * ordinal.
      */
-    boolean insertIsOneStatement();
+    default boolean insertIsOneStatement() {
+        return false;
+    }
 
-    /** Gives the donor just inserted its ordinal, if this database numbers at insert. */
-    void numberAtInsert(DSLContext tx, long application, long donorId);
+    /**
+     * Gives the donor just inserted its ordinal, if this database numbers at insert; by default as the one writer
+     * (Sequencing), the later id always getting the larger ordinal.
+     */
+    default void numberAtInsert(DSLContext tx, long application, long donorId) {
+        Sequencing.numberAtInsert(tx, application, donorId);
+    }
 
     /**
      * Whether the database has room for writes again after a write failed for want of space (asked by readiness, so

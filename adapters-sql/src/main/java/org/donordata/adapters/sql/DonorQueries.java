@@ -115,7 +115,9 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
         List<Field<?>> documents = documentColumns.selected();
         return new DonorQueries(kind, rows.find(),
                 Statement.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))), rows.page(),
-                rows.filteredPages(), documentColumns, Reading.of(kind, renderer, documents),
+                rows.filteredPages(), documentColumns,
+                // Where the database writes no document, documents are read as rows: the same statements, once.
+                documentColumns.object().isPresent() ? Reading.of(kind, renderer, documents) : rows,
                 Statement.render(renderer, insert(kind)), Statement.render(renderer, update(kind)),
                 Statement.render(renderer, changes(kind, documents)),
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)));

@@ -25,7 +25,6 @@ import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.adapters.sql.Writes;
 import org.donordata.application.StorageUnavailableException;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.QueryPart;
@@ -89,10 +88,6 @@ public final class MariadbKind implements DatabaseKind {
         return SQLDialect.MARIADB;
     }
 
-    @Override
-    public String migrations() {
-        return "classpath:db/migration/mariadb";
-    }
 
     // Reads use the pool; the writer one connection of it at a time. Several nodes fit under max_connections (151).
     @Override
@@ -154,27 +149,9 @@ public final class MariadbKind implements DatabaseKind {
         });
     }
 
-    // Numbers are drawn in commit order: every change a read sees is final.
-    @Override
-    public Condition changesFinal(Field<Long> changeSeq) {
-        return DSL.noCondition();
-    }
 
-    @Override
-    public boolean numbersAtInsert() {
-        return true;
-    }
 
-    @Override
-    public boolean insertIsOneStatement() {
-        return false;
-    }
 
-    // Under the write turn, which orders the ids too: the later id always gets the larger ordinal.
-    @Override
-    public void numberAtInsert(DSLContext tx, long application, long donorId) {
-        Sequencing.numberAtInsert(tx, application, donorId);
-    }
 
     @Override
     public boolean hasRoomToWrite(String jdbcUrl, Writes writes) {

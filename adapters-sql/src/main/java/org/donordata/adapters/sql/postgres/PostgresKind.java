@@ -77,10 +77,6 @@ public final class PostgresKind implements DatabaseKind {
         return SQLDialect.POSTGRES;
     }
 
-    @Override
-    public String migrations() {
-        return "classpath:db/migration/postgresql";
-    }
 
     // HikariCP's own default: the server handles concurrency, and several nodes still fit under its default
     // max_connections of 100.

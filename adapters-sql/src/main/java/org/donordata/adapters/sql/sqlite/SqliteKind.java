@@ -21,12 +21,10 @@ import org.donordata.adapters.sql.DonorQueries;
 import org.donordata.adapters.sql.GroupCommitWriter;
 import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Reads;
-import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.adapters.sql.Writes;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.StorageUnavailableException;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
@@ -76,10 +74,6 @@ public final class SqliteKind implements DatabaseKind {
         return SQLDialect.SQLITE;
     }
 
-    @Override
-    public String migrations() {
-        return "classpath:db/migration/sqlite";
-    }
 
     // The file has one writer at a time whatever the pool size, and reads mostly use connections of their own, so a
     // few suffice.
@@ -175,28 +169,9 @@ public final class SqliteKind implements DatabaseKind {
         return SqliteTimestamps.text(instant);
     }
 
-    // Readers see whole commits, and numbers are drawn in commit order.
-    @Override
-    public Condition changesFinal(Field<Long> changeSeq) {
-        return DSL.noCondition();
-    }
 
-    @Override
-    public boolean numbersAtInsert() {
-        return true;
-    }
 
-    // The insert, its change number and its ordinal.
-    @Override
-    public boolean insertIsOneStatement() {
-        return false;
-    }
 
-    // Under the single write lock, which orders the ids too: the later id always gets the larger ordinal.
-    @Override
-    public void numberAtInsert(DSLContext tx, long application, long donorId) {
-        Sequencing.numberAtInsert(tx, application, donorId);
-    }
 
     @Override
     public boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
