@@ -163,26 +163,33 @@ public interface DatabaseKind {
 
     /**
      * Whether the database has room for writes again after a write failed for want of space (asked by readiness, so
-     * that a node out of a load balancer's rotation finds out by itself).
+     * that a node out of a load balancer's rotation finds out by itself). By default, for a server whose disk is not
+     * this node's to measure: whether a write succeeds.
      */
-    boolean hasRoomToWrite(String jdbcUrl, Writes writes);
+    default boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
+        return Sequencing.aWriteSucceeds(writes);
+    }
 
     /** How the repositories reach the database: its reads, its writes, and what a stop closes before the pool. */
     record Access(Reads reads, Writes writes, List<AutoCloseable> closedFirst) {
     }
 
-    /** Makes ready what the pool needs before it connects. */
-    void prepare(String jdbcUrl);
+    /** Makes ready what the pool needs before it connects: by default nothing, a server is there. */
+    default void prepare(String jdbcUrl) {
+    }
 
     /**
-     * Refuses a database this adapter cannot read as it is, before it is migrated.
+     * Refuses a database this adapter cannot read as it is, before it is migrated; by default none.
      *
      * @throws IllegalArgumentException naming what is wrong
      */
-    void checkOpened(Connection connection) throws SQLException;
+    default void checkOpened(Connection connection) throws SQLException {
+    }
 
-    /** The driver's properties for every pooled connection. */
-    Properties connectionProperties();
+    /** The driver's properties for every pooled connection: by default none. */
+    default Properties connectionProperties() {
+        return new Properties();
+    }
 
     /** Starts this database's reads and writes on the migrated database. */
     Access access(DSLContext dsl, DataSource pool, DatabaseSettings settings);
@@ -208,8 +215,10 @@ public interface DatabaseKind {
     /** Makes the transaction the only one numbering ordinals until it ends (Sequencing.numberThrough). */
     void lockNumbering(DSLContext tx);
 
-    /** Whether a write that succeeds shows that the database has room again after it was full. */
-    boolean aWriteShowsRoom();
+    /** Whether a write that succeeds shows that the database has room again after it was full: by default yes. */
+    default boolean aWriteShowsRoom() {
+        return true;
+    }
 
     /**
      * Whether this database's driver reports, with this exception, that the database cannot be used now (unreachable,

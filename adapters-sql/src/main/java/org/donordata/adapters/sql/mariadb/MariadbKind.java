@@ -1,7 +1,5 @@
 package org.donordata.adapters.sql.mariadb;
 
-
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -9,7 +7,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 
 import javax.sql.DataSource;
@@ -21,9 +18,7 @@ import org.donordata.adapters.sql.DonorQueries;
 import org.donordata.adapters.sql.GroupCommitWriter;
 import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Reads;
-import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;
-import org.donordata.adapters.sql.Writes;
 import org.donordata.application.StorageUnavailableException;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -88,7 +83,6 @@ public final class MariadbKind implements DatabaseKind {
         return SQLDialect.MARIADB;
     }
 
-
     // Reads use the pool; the writer one connection of it at a time. Several nodes fit under max_connections (151).
     @Override
     public int defaultMaxPoolSize() {
@@ -106,8 +100,6 @@ public final class MariadbKind implements DatabaseKind {
     public String text(ResultSet row, int column) throws SQLException {
         return row.getString(column);
     }
-
-
 
     @Override
     public Object stored(Instant instant) {
@@ -147,33 +139,6 @@ public final class MariadbKind implements DatabaseKind {
                 return number.getLong(1);
             }
         });
-    }
-
-
-
-
-
-    @Override
-    public boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
-        return Sequencing.aWriteSucceeds(writes);
-    }
-
-    @Override
-    public boolean aWriteShowsRoom() {
-        return true;
-    }
-
-    @Override
-    public void prepare(String jdbcUrl) {
-    }
-
-    @Override
-    public void checkOpened(Connection connection) {
-    }
-
-    @Override
-    public Properties connectionProperties() {
-        return new Properties();
     }
 
     @Override

@@ -2,7 +2,6 @@ package org.donordata.adapters.sql.postgres;
 
 import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -10,7 +9,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 
 import javax.sql.DataSource;
 
@@ -18,7 +16,6 @@ import org.donordata.adapters.sql.CopiedTable;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.Reads;
-import org.donordata.adapters.sql.Sequencing;
 import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.adapters.sql.Writes;
 import org.donordata.application.StorageUnavailableException;
@@ -77,7 +74,6 @@ public final class PostgresKind implements DatabaseKind {
         return SQLDialect.POSTGRES;
     }
 
-
     // HikariCP's own default: the server handles concurrency, and several nodes still fit under its default
     // max_connections of 100.
     @Override
@@ -126,8 +122,6 @@ public final class PostgresKind implements DatabaseKind {
         return null;
     }
 
-
-
     @Override
     public Object stored(Instant instant) {
         return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
@@ -154,29 +148,6 @@ public final class PostgresKind implements DatabaseKind {
     // OrdinalNumbering numbers it shortly after.
     @Override
     public void numberAtInsert(DSLContext tx, long application, long donorId) {
-    }
-
-    @Override
-    public boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
-        return Sequencing.aWriteSucceeds(writes);
-    }
-
-    @Override
-    public boolean aWriteShowsRoom() {
-        return true;
-    }
-
-    @Override
-    public void prepare(String jdbcUrl) {
-    }
-
-    @Override
-    public void checkOpened(Connection connection) {
-    }
-
-    @Override
-    public Properties connectionProperties() {
-        return new Properties();
     }
 
     // The server and every node's pool handle concurrent readers and writers; new donors are numbered off the
