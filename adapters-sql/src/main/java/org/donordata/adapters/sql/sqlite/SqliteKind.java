@@ -158,7 +158,7 @@ public final class SqliteKind implements DatabaseKind {
     }
 
     // SQLite computes each row as the caller steps to it, so a constant LIMIT costs nothing past the rows read; with
-    // a bound LIMIT the same page cost three times as much (216 against 70 µs, docs/performance.md).
+    // a bound LIMIT the same page cost three times as much (measured: docs/performance.md, "The straight data path").
     @Override
     public Field<Integer> rowLimit(Param<Integer> count) {
         return DSL.inline(DonorRepository.MAX_ROWS);
