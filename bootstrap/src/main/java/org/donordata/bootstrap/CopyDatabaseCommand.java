@@ -4,9 +4,9 @@ import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.donordata.adapters.sql.DatabaseCopy;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.SqlDatabase;
+import org.donordata.adapters.sql.copy.DatabaseCopy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -2,19 +2,19 @@ package org.donordata.bootstrap;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import io.helidon.logging.common.LogConfig;
 import org.donordata.adapters.cli.DonorCommands;
-import org.donordata.adapters.sql.DatabaseCopyException;
+import org.donordata.adapters.sql.copy.DatabaseCopyException;
 import org.donordata.application.ApplicationCommandException;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.domain.DomainException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 import sun.misc.Signal;
 
 /** {@code java -jar donor-service.jar [serve | apps | copy-database | import | export | erase ...]}: serving is the default. */

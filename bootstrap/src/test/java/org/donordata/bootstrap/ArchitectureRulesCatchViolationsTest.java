@@ -14,6 +14,7 @@ import org.donordata.adapters.sql.archfixture.SqlUsingBootstrapAndJsonp;
 import org.donordata.application.archfixture.ApplicationUsingHelidon;
 import org.donordata.bootstrap.archfixture.BootstrapUsingADatabasePackage;
 import org.donordata.bootstrap.archfixture.BootstrapUsingJdbc;
+import org.donordata.bootstrap.archfixture.BootstrapUsingTheDonorTables;
 import org.donordata.domain.archfixture.DomainUsingJdbcAndApplication;
 import org.donordata.stray.StrayClass;
 import org.junit.jupiter.api.Test;
@@ -85,8 +86,10 @@ class ArchitectureRulesCatchViolationsTest {
                 "com.fasterxml.jackson.core.JsonGenerator");
         assertCaught(ArchitectureRules.PICOCLI_BELONGS_TO_THE_COMMAND_LINE, HttpUsingSqlAdapter.class,
                 "picocli.CommandLine");
-        assertCaught(ArchitectureRules.DATABASE_PACKAGES_BELONG_TO_THE_SQL_ADAPTER,
+        assertCaught(ArchitectureRules.SQL_ADAPTER_INSIDES_STAY_INSIDE_IT,
                 BootstrapUsingADatabasePackage.class, "SqliteKind");
+        assertCaught(ArchitectureRules.SQL_ADAPTER_INSIDES_STAY_INSIDE_IT,
+                BootstrapUsingTheDonorTables.class, "DonorQueries");
     }
 
     private static void assertCaught(ArchRule rule, Class<?> violator, String expectedInReport) {

@@ -53,7 +53,7 @@ class ArchitectureTest {
 
     @Test
     void databasePackagesBelongToTheSqlAdapter() {
-        ArchitectureRules.DATABASE_PACKAGES_BELONG_TO_THE_SQL_ADAPTER.check(PRODUCTION);
+        ArchitectureRules.SQL_ADAPTER_INSIDES_STAY_INSIDE_IT.check(PRODUCTION);
     }
 
     @Test

@@ -31,7 +31,7 @@ public final class Bindings {
      * parameter's type, which the field's kind guarantees (DonorColumns).
      */
     @SuppressWarnings("unchecked")
-    <T> Bindings setUnchecked(Param<T> parameter, Object value) {
+    public <T> Bindings setUnchecked(Param<T> parameter, Object value) {
         return set(parameter, (T) value);
     }
 

@@ -10,6 +10,9 @@ import java.util.Properties;
 
 import javax.sql.DataSource;
 
+import org.donordata.adapters.sql.copy.CopiedTable;
+import org.donordata.adapters.sql.donors.DocumentMember;
+import org.donordata.adapters.sql.donors.Sequencing;
 import org.donordata.adapters.sql.mariadb.MariadbKind;
 import org.donordata.adapters.sql.postgres.PostgresKind;
 import org.donordata.adapters.sql.sqlite.SqliteKind;

@@ -30,7 +30,7 @@ public final class PreparedStatements {
     }
 
     /** The statement of this text, which makes the {@code id} its insert generates available. */
-    static PreparedStatement returningId(Connection pooled, String sql) throws SQLException {
+    public static PreparedStatement returningId(Connection pooled, String sql) throws SQLException {
         return of(pooled, sql, true);
     }
 

@@ -2,10 +2,10 @@ package org.donordata.adapters.sql;
 
 import static org.donordata.adapters.sql.schema.Tables.INSTALLATION_SECRETS;
 
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +24,11 @@ import java.util.function.Supplier;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import org.donordata.adapters.sql.applications.CachedApplicationRepository;
+import org.donordata.adapters.sql.applications.JooqApplicationRepository;
+import org.donordata.adapters.sql.donors.DonorQueries;
+import org.donordata.adapters.sql.donors.FoldStoredEmails;
+import org.donordata.adapters.sql.donors.SqlDonorRepository;
 import org.donordata.application.ApplicationRepository;
 import org.donordata.application.DonorRepository;
 import org.flywaydb.core.Flyway;
@@ -157,8 +162,11 @@ public final class SqlDatabase implements AutoCloseable {
                 .where(INSTALLATION_SECRETS.ID.eq(CHANGE_TOKEN_SECRET)).fetchSingle().value1();
     }
 
-    /** For DatabaseCopy, which works on rows rather than through the repositories, and for this package's tests. */
-    DSLContext dsl() {
+    /**
+     * For the adapter's own packages that work on rows rather than through the repositories (DatabaseCopy), and tests.
+     * Public only because they are packages of their own: outside adapters-sql, ArchUnit keeps jOOQ out of reach.
+     */
+    public DSLContext dsl() {
         return dsl;
     }
 

@@ -1,6 +1,7 @@
 package org.donordata.adapters.sql;
 
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,10 +42,38 @@ public record Statement(String sql, List<String> places) {
     }
 
     /** Binds every place of the statement to its parameter's value. */
-    void bind(PreparedStatement statement, Bindings bindings) throws SQLException {
+    public void bind(PreparedStatement statement, Bindings bindings) throws SQLException {
         for (int place = 0; place < places.size(); place++) {
             statement.setObject(place + 1, bindings.valueOf(places.get(place)));
         }
+    }
+
+    /**
+     * Runs a statement that reads one number (a counter drawn) in the caller's transaction, on its kept prepared
+     * statement; the first column of its first row.
+     */
+    public long fetchNumber(DSLContext tx, Bindings bindings) {
+        return tx.connectionResult(connection -> {
+            PreparedStatement statement = PreparedStatements.of(connection, sql);
+            bind(statement, bindings);
+            try (ResultSet row = statement.executeQuery()) {
+                if (!row.next()) {
+                    throw new IllegalStateException("no row read by " + sql);
+                }
+                return row.getLong(1);
+            }
+        });
+    }
+
+    /** Runs a statement for what it does, not what it reads (a lock taken), in the caller's transaction. */
+    public void run(DSLContext tx, Bindings bindings) {
+        tx.connection(connection -> {
+            PreparedStatement statement = PreparedStatements.of(connection, sql);
+            bind(statement, bindings);
+            if (statement.execute()) {
+                statement.getResultSet().close();
+            }
+        });
     }
 
     /** Runs the statement in the caller's transaction, on its kept prepared statement; the rows it changed. */

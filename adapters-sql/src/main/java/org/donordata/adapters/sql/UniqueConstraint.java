@@ -14,7 +14,7 @@ import org.jooq.exception.DataAccessException;
  */
 public record UniqueConstraint(String name, String columns) {
 
-    boolean isViolatedBy(DataAccessException e, DatabaseKind kind) {
+    public boolean isViolatedBy(DataAccessException e, DatabaseKind kind) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof SQLException sql && kind.violates(sql, this)) {
                 return true;

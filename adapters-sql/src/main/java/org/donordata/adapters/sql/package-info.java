@@ -1,8 +1,16 @@
 /**
- * The SQL adapter: the application's repositories on jOOQ and HikariCP, for SQLite and PostgreSQL, with Flyway
- * migrations. {@link org.donordata.adapters.sql.SqlDatabase} is its entry point, opened with
- * {@link org.donordata.adapters.sql.DatabaseSettings}; {@link org.donordata.adapters.sql.DatabaseCopy} moves an
- * installation's data from one database to another. Depends on the application and domain modules, jOOQ, HikariCP,
- * Flyway and the JDBC drivers; the table classes are generated (subpackage schema).
+ * The SQL adapter: the application's repositories on jOOQ and HikariCP, for SQLite, PostgreSQL and MariaDB, with
+ * Flyway migrations. {@link org.donordata.adapters.sql.SqlDatabase} is its entry point, opened with
+ * {@link org.donordata.adapters.sql.DatabaseSettings}; {@link org.donordata.adapters.sql.copy.DatabaseCopy} moves an
+ * installation's data from one database to another.
+ *
+ * <p>This package holds the entry points, {@link org.donordata.adapters.sql.DatabaseKind} (the one interface for what
+ * databases do differently) and what every concern shares: reads and writes ({@link org.donordata.adapters.sql.Reads},
+ * {@link org.donordata.adapters.sql.Writes}, {@link org.donordata.adapters.sql.GroupCommitWriter}), the typed
+ * statement helper ({@link org.donordata.adapters.sql.Statement}, {@link org.donordata.adapters.sql.Bindings}) and
+ * what a failed write means ({@link org.donordata.adapters.sql.StorageFailures}). A package per concern
+ * ({@code donors}, {@code applications}, {@code copy}) and per database ({@code sqlite}, {@code postgres},
+ * {@code mariadb}) holds the rest; only this adapter reaches them (ArchUnit). The table classes are generated
+ * (subpackage {@code schema}).
  */
 package org.donordata.adapters.sql;

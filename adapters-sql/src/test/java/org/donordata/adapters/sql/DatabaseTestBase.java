@@ -7,7 +7,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A fresh database, migrated and opened before each test and discarded after it; subclasses choose which kind. */
-abstract class DatabaseTestBase {
+public abstract class DatabaseTestBase {
 
     @TempDir
     Path temporaryDirectory;

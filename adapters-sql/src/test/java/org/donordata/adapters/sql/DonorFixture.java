@@ -6,10 +6,10 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import org.donordata.application.RepositoryWrites;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyHash;
+import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
@@ -19,7 +19,7 @@ import org.donordata.domain.ExpectedVersion;
  * Applications and donors with everything a copy could get wrong: Unicode in every script, emoji, nulls, both
  * flags, a rotated and a revoked key, and timestamps to the microsecond, some donors modified after creation.
  */
-final class DonorFixture {
+public final class DonorFixture {
 
     /** Every key the fixture ever issues, the retired ones included, so tests can look each one up. */
     static final List<String> KEYS = List.of("key of the Förderverein", "old key of the crm", "key of the crm",
@@ -31,7 +31,7 @@ final class DonorFixture {
     }
 
     /** Three applications, the last with a revoked key, and {@code donors} donors spread over them. */
-    static List<Application> fill(SqlDatabase database, int donors) {
+    public static List<Application> fill(SqlDatabase database, int donors) {
         Application forderverein = database.applications().create("Förderverein 🎻", KeyHash.of(KEYS.get(0)), START);
         Application crm = database.applications().create("crm", KeyHash.of(KEYS.get(1)), START.plusMillis(1));
         database.applications().replaceKey(crm.id(), KeyHash.of(KEYS.get(2)));
@@ -44,7 +44,7 @@ final class DonorFixture {
     }
 
     /** Adds donors numbered {@code from} (inclusive) to {@code to} (exclusive), spread over the applications. */
-    static void addDonors(SqlDatabase database, List<Application> applications, int from, int to) {
+    public static void addDonors(SqlDatabase database, List<Application> applications, int from, int to) {
         for (int n = from; n < to; n++) {
             int i = n;
             ApplicationId owner = applications.get(i % applications.size()).id();
@@ -58,12 +58,12 @@ final class DonorFixture {
     }
 
     /** Distinct instants to the microsecond, years apart for large {@code i}. */
-    static Instant createdAt(int i) {
+    public static Instant createdAt(int i) {
         return START.plus(Duration.ofSeconds(i * 3_607L)).plusNanos(i * 1_001_000L % 1_000_000_000L);
     }
 
     /** Details that vary with {@code i}: both types, several scripts, nulls, both flags, sometimes long notes. */
-    static DonorDetails details(int i) {
+    public static DonorDetails details(int i) {
         boolean organization = i % 4 == 3;
         String suffix = " " + i;
         Map<DonorField, Object> fields = new EnumMap<>(DonorField.class);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
  * A fresh database for each test of the donor repository, holding two applications and no donors; each contract
  * built on it runs, through its subclasses, against every database.
  */
-abstract class DonorRepositoryTestBase extends DatabaseTestBase {
+public abstract class DonorRepositoryTestBase extends DatabaseTestBase {
 
     static final Instant CREATED = Instant.parse("2024-05-01T09:30:00.123456Z");
     static final Instant LATER = Instant.parse("2024-05-02T17:45:01.000001Z");
@@ -53,7 +53,7 @@ abstract class DonorRepositoryTestBase extends DatabaseTestBase {
         }
     }
 
-    static DonorDetails person(String firstName, String externalId) {
+    public static DonorDetails person(String firstName, String externalId) {
         return DonorRepositoryContract.person(firstName, externalId);
     }
 

@@ -16,12 +16,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import org.donordata.adapters.sql.donors.DonorQueries;
+import org.donordata.adapters.sql.donors.DonorRows;
 import org.donordata.adapters.sql.sqlite.SqliteKind;
 import org.donordata.application.ServiceBusyException;
-import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
-import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterEach;

@@ -16,7 +16,7 @@ import java.util.UUID;
  * DONORS_TEST_MARIADB_HOST, DONORS_TEST_MARIADB_PORT and DONORS_TEST_MARIADB_USER (as for bin/mariadb-up) point the
  * tests at another server.
  */
-final class MariadbTestDatabase implements TestDatabase {
+public final class MariadbTestDatabase implements TestDatabase {
 
     private static final String SERVER = "jdbc:mariadb://" + environment("DONORS_TEST_MARIADB_HOST", "127.0.0.1") + ":"
             + environment("DONORS_TEST_MARIADB_PORT", "3306") + "/";
@@ -28,7 +28,7 @@ final class MariadbTestDatabase implements TestDatabase {
         execute("CREATE DATABASE " + database);
     }
 
-    static TestDatabase create() {
+    public static TestDatabase create() {
         return new MariadbTestDatabase();
     }
 

@@ -16,7 +16,7 @@ import java.util.UUID;
  * to start it. DONORS_TEST_PG_HOST and DONORS_TEST_PG_PORT (as for bin/postgres-up) and DONORS_TEST_PG_USER
  * point the tests at another server.
  */
-final class PostgresTestDatabase implements TestDatabase {
+public final class PostgresTestDatabase implements TestDatabase {
 
     private static final String URL = "jdbc:postgresql://" + environment("DONORS_TEST_PG_HOST", "127.0.0.1") + ":"
             + environment("DONORS_TEST_PG_PORT", "5432") + "/test";
@@ -28,7 +28,7 @@ final class PostgresTestDatabase implements TestDatabase {
         execute("CREATE SCHEMA " + schema);
     }
 
-    static TestDatabase create() {
+    public static TestDatabase create() {
         return new PostgresTestDatabase();
     }
 

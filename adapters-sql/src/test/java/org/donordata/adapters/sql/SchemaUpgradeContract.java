@@ -10,8 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
-import org.donordata.application.RepositoryWrites;
+import org.donordata.adapters.sql.donors.DonorColumns;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.ExpectedVersion;

@@ -9,13 +9,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-import org.donordata.application.RepositoryWrites;
+import org.donordata.adapters.sql.donors.IdempotencyKeyRows;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyHash;
-import org.donordata.domain.DonorFilter;
+import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.IdempotencyKey;

@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.util.List;
 
+import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.postgres.PostgresKind;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;

@@ -3,7 +3,7 @@ package org.donordata.adapters.sql;
 import java.nio.file.Path;
 
 /** A fresh, empty database for one test, which no other test run sees; closing it discards it. */
-interface TestDatabase extends AutoCloseable {
+public interface TestDatabase extends AutoCloseable {
 
     DatabaseSettings settings();
 

@@ -1,5 +1,7 @@
 package org.donordata.adapters.sql.mariadb;
 
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -11,14 +13,15 @@ import java.util.Set;
 
 import javax.sql.DataSource;
 
-import org.donordata.adapters.sql.CopiedTable;
+import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
-import org.donordata.adapters.sql.DonorQueries;
 import org.donordata.adapters.sql.GroupCommitWriter;
-import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Reads;
+import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.UniqueConstraint;
+import org.donordata.adapters.sql.copy.CopiedTable;
+import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.application.StorageUnavailableException;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -54,9 +57,12 @@ public final class MariadbKind implements DatabaseKind {
     /** Writes queued beyond this wait for room (backpressure), up to the connection timeout. */
     static final int MAX_QUEUED_WRITES = 4_096;
 
-    private static final String TAKE_WRITE_TURN = "select last_change from sequencing where id = 1 for update";
-    private static final String DRAW_CHANGE = "update sequencing set last_change = last_change + 1";
-    private static final String DRAWN_CHANGE = "select last_change from sequencing where id = 1";
+    private static final Statement TAKE_WRITE_TURN = Statement.render(DSL.using(SQLDialect.MARIADB),
+            DSL.select(SEQUENCING.LAST_CHANGE).from(SEQUENCING).forUpdate());
+    private static final Statement DRAW_CHANGE = Statement.render(DSL.using(SQLDialect.MARIADB),
+            DSL.update(SEQUENCING).set(SEQUENCING.LAST_CHANGE, SEQUENCING.LAST_CHANGE.plus(DSL.inline(1L))));
+    private static final Statement DRAWN_CHANGE = Statement.render(DSL.using(SQLDialect.MARIADB),
+            DSL.select(SEQUENCING.LAST_CHANGE).from(SEQUENCING));
 
     /** ER_DUP_ENTRY: "Duplicate entry '…' for key '…'". */
     private static final int DUPLICATE_ENTRY = 1062;
@@ -119,9 +125,7 @@ public final class MariadbKind implements DatabaseKind {
 
     /** Waits for the write turn and holds it until the transaction ends; taking it twice costs a round trip. */
     static void takeWriteTurn(DSLContext tx) {
-        tx.connection(connection -> {
-            PreparedStatements.of(connection, TAKE_WRITE_TURN).executeQuery().close();
-        });
+        TAKE_WRITE_TURN.run(tx, new Bindings(INSTANCE));
     }
 
     @Override
@@ -132,13 +136,8 @@ public final class MariadbKind implements DatabaseKind {
     // Under the write turn (the class comment): numbers follow commit order. UPDATE … RETURNING is not MariaDB's.
     @Override
     public Long drawChange(DSLContext tx) {
-        return tx.connectionResult(connection -> {
-            PreparedStatements.of(connection, DRAW_CHANGE).executeUpdate();
-            try (ResultSet number = PreparedStatements.of(connection, DRAWN_CHANGE).executeQuery()) {
-                number.next();
-                return number.getLong(1);
-            }
-        });
+        DRAW_CHANGE.execute(tx, new Bindings(INSTANCE));
+        return DRAWN_CHANGE.fetchNumber(tx, new Bindings(INSTANCE));
     }
 
     @Override

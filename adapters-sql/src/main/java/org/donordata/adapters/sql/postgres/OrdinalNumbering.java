@@ -7,7 +7,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.donordata.adapters.sql.OnceAMinute;
-import org.donordata.adapters.sql.Sequencing;
+import org.donordata.adapters.sql.donors.Sequencing;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 

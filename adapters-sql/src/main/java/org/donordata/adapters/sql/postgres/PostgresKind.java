@@ -12,21 +12,25 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
-import org.donordata.adapters.sql.CopiedTable;
+import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.Reads;
+import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.adapters.sql.Writes;
+import org.donordata.adapters.sql.copy.CopiedTable;
+import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.application.StorageUnavailableException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Param;
 import org.jooq.QueryPart;
 import org.jooq.Record;
 import org.jooq.ResultQuery;
-import org.jooq.Select;
 import org.jooq.SQLDialect;
+import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
 import org.jooq.impl.DSL;
 import org.postgresql.util.PSQLException;
@@ -98,17 +102,16 @@ public final class PostgresKind implements DatabaseKind {
         return select.forUpdate();
     }
 
+    private static final Param<String> KEY = DSL.param("p_key", String.class);
+    private static final Statement LOCK_KEY = Statement.render(DSL.using(SQLDialect.POSTGRES), DSL.select(
+            DSL.function("pg_advisory_xact_lock", Object.class,
+                    DSL.function("hashtextextended", Long.class, KEY, DonorQueries.APPLICATION))));
+
     // An advisory lock on a hash of the key, held to commit: a rare collision of two keys' hashes only makes
     // their creates wait for each other.
     @Override
     public void lockKey(DSLContext tx, long application, String key) {
-        tx.connection(connection -> {
-            try (var lock = connection.prepareStatement("select pg_advisory_xact_lock(hashtextextended(?, ?))")) {
-                lock.setString(1, key);
-                lock.setLong(2, application);
-                lock.executeQuery().close();
-            }
-        });
+        LOCK_KEY.run(tx, new Bindings(INSTANCE).set(KEY, key).set(DonorQueries.APPLICATION, application));
     }
 
     // The transaction's id, and so the same for every change it makes; the V4 migration says why it is exact.

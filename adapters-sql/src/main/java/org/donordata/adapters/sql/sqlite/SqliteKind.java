@@ -1,6 +1,8 @@
 package org.donordata.adapters.sql.sqlite;
 
 
+import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
+
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,16 +15,17 @@ import java.util.Properties;
 
 import javax.sql.DataSource;
 
-import org.donordata.adapters.sql.CopiedTable;
+import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
-import org.donordata.adapters.sql.DocumentMember;
-import org.donordata.adapters.sql.DonorQueries;
 import org.donordata.adapters.sql.GroupCommitWriter;
-import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Reads;
+import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.adapters.sql.Writes;
+import org.donordata.adapters.sql.copy.CopiedTable;
+import org.donordata.adapters.sql.donors.DocumentMember;
+import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.StorageUnavailableException;
 import org.jooq.DSLContext;
@@ -31,8 +34,8 @@ import org.jooq.Param;
 import org.jooq.QueryPart;
 import org.jooq.Record;
 import org.jooq.ResultQuery;
-import org.jooq.Select;
 import org.jooq.SQLDialect;
+import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
 import org.jooq.impl.DSL;
 import org.sqlite.SQLiteErrorCode;
@@ -53,8 +56,10 @@ public final class SqliteKind implements DatabaseKind {
     /** Writes queued beyond this wait for room (backpressure), up to the connection timeout. */
     public static final int MAX_QUEUED_WRITES = 4_096;
 
-    private static final String DRAW_CHANGE =
-            "update sequencing set last_change = last_change + 1 returning last_change";
+    /** The next change number, drawn under the file's write lock (SQLite's UPDATE … RETURNING). */
+    private static final Statement DRAW_CHANGE = Statement.render(DSL.using(SQLDialect.SQLITE),
+            DSL.update(SEQUENCING).set(SEQUENCING.LAST_CHANGE, SEQUENCING.LAST_CHANGE.plus(DSL.inline(1L)))
+                    .returningResult(SEQUENCING.LAST_CHANGE));
 
     private SqliteKind() {
     }
@@ -117,12 +122,7 @@ public final class SqliteKind implements DatabaseKind {
 
     @Override
     public Long drawChange(DSLContext tx) {
-        return tx.connectionResult(connection -> {
-            try (var drawn = PreparedStatements.of(connection, DRAW_CHANGE).executeQuery()) {
-                drawn.next();
-                return drawn.getLong(1);
-            }
-        });
+        return DRAW_CHANGE.fetchNumber(tx, new Bindings(INSTANCE));
     }
 
     // SQLite's own json_object: as cheap as reading the 22 columns through JNI, and the service then writes nothing

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import java.util.Locale;
 import java.util.Optional;

@@ -1,6 +1,9 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import java.nio.file.Path;
+
+import org.donordata.adapters.sql.PostgresTestDatabase;
+import org.donordata.adapters.sql.TestDatabase;
 
 /** The move the deployment guide describes: from the embedded default to a shared PostgreSQL database. */
 class SqliteToPostgresDatabaseCopyIT extends DatabaseCopyContract {

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.donors;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,7 +16,7 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * Migration 5.1, on both databases: stores the folded form of every address stored before V5 added the column. In Java,
  * because the folding must be the service's own (neither database folds case the same way), a batch at a time.
  */
-final class FoldStoredEmails implements JavaMigration {
+public final class FoldStoredEmails implements JavaMigration {
 
     private static final int BATCH = 1_000;
 

@@ -1,6 +1,9 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import java.nio.file.Path;
+
+import org.donordata.adapters.sql.MariadbTestDatabase;
+import org.donordata.adapters.sql.TestDatabase;
 
 /** A copy from Mariadb to Sqlite: any two of the three databases, either way (contract section 17). */
 class MariadbToSqliteDatabaseCopyIT extends DatabaseCopyContract {

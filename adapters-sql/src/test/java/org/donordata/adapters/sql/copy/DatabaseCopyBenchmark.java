@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
@@ -12,10 +12,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
-import org.donordata.adapters.sql.DatabaseCopy.Result;
+import org.donordata.adapters.sql.DonorFixture;
+import org.donordata.adapters.sql.PostgresTestDatabase;
+import org.donordata.adapters.sql.SqlDatabase;
+import org.donordata.adapters.sql.TestDatabase;
+import org.donordata.adapters.sql.copy.DatabaseCopy.Result;
+import org.donordata.adapters.sql.donors.DonorColumns;
+import org.donordata.adapters.sql.donors.Sequencing;
 import org.donordata.application.Application;
-import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
+import org.donordata.domain.DonorFilter;
 import org.jooq.DSLContext;
 import org.jooq.InsertSetMoreStep;
 import org.jooq.Record;

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 /**
  * A {@link DatabaseCopy} stopped because the target is not empty and not an earlier copy of the source. The

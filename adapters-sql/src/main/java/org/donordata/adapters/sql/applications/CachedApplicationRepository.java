@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.applications;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -21,14 +21,14 @@ import org.donordata.application.KeyHash;
  * costs a look-up, which the HTTP adapter's throttle on wrong keys already bounds per client, and a key issued a
  * moment ago works at once. Bounded, so that a flood of distinct valid keys cannot grow it without limit.
  */
-final class CachedApplicationRepository implements ApplicationRepository {
+public final class CachedApplicationRepository implements ApplicationRepository {
 
     static final int MAX_KEYS = 10_000;
 
     private final ApplicationRepository stored;
     private final Cache<KeyHash, Application> byKeyHash;
 
-    CachedApplicationRepository(ApplicationRepository stored, Duration lifetime, Ticker ticker) {
+    public CachedApplicationRepository(ApplicationRepository stored, Duration lifetime, Ticker ticker) {
         this.stored = stored;
         this.byKeyHash = Caffeine.newBuilder()
                 .maximumSize(MAX_KEYS)

@@ -1,6 +1,9 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import java.nio.file.Path;
+
+import org.donordata.adapters.sql.PostgresTestDatabase;
+import org.donordata.adapters.sql.TestDatabase;
 
 /** The way back, which any pair of supported databases allows. */
 class PostgresToSqliteDatabaseCopyIT extends DatabaseCopyContract {

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.donors;
 
 import org.donordata.domain.DonorField;
 import org.jooq.Field;

@@ -1,6 +1,8 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import java.nio.file.Path;
+
+import org.donordata.adapters.sql.TestDatabase;
 
 class SqliteToSqliteDatabaseCopyTest extends DatabaseCopyContract {
 

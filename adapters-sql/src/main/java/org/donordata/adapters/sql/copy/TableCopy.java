@@ -1,10 +1,11 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.donordata.adapters.sql.DatabaseCopy.Progress;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.copy.DatabaseCopy.Progress;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.Result;

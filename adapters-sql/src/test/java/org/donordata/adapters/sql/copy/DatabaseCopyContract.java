@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,8 +11,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.donordata.adapters.sql.DatabaseCopy.Progress;
-import org.donordata.adapters.sql.DatabaseCopy.Result;
+import org.donordata.adapters.sql.DonorFixture;
+import org.donordata.adapters.sql.DonorRepositoryTestBase;
+import org.donordata.adapters.sql.RepositorySnapshot;
+import org.donordata.adapters.sql.SqlDatabase;
+import org.donordata.adapters.sql.TestDatabase;
+import org.donordata.adapters.sql.copy.DatabaseCopy.Progress;
+import org.donordata.adapters.sql.copy.DatabaseCopy.Result;
 import org.donordata.application.Application;
 import org.donordata.application.KeyHash;
 import org.donordata.domain.Donor;

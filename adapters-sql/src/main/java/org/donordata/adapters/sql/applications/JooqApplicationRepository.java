@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.applications;
 
 import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
 
@@ -7,6 +7,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationCommandException;
 import org.donordata.application.ApplicationId;
@@ -17,13 +19,13 @@ import org.jooq.Record;
 import org.jooq.exception.DataAccessException;
 
 /** Applications in the {@code applications} table; only the hash of a key is ever stored. */
-final class JooqApplicationRepository implements ApplicationRepository {
+public final class JooqApplicationRepository implements ApplicationRepository {
 
     private static final UniqueConstraint NAME = new UniqueConstraint("applications_name_unique", "applications.name");
 
     private final DSLContext dsl;
 
-    JooqApplicationRepository(DSLContext dsl) {
+    public JooqApplicationRepository(DSLContext dsl) {
         this.dsl = dsl;
     }
 

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.donors;
 
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
@@ -7,6 +7,11 @@ import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Optional;
 
+import org.donordata.adapters.sql.Bindings;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.PreparedStatements;
+import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorTransaction;
 import org.donordata.application.KeyUse;
@@ -24,7 +29,7 @@ import org.jooq.exception.DataAccessException;
  * one per group of them), all stamped with the same instant; an insert that is one statement
  * (DatabaseKind.insertIsOneStatement) may run on its own in autocommit.
  */
-record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Instant now) implements DonorTransaction {
+public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Instant now) implements DonorTransaction {
 
     private static final UniqueConstraint EXTERNAL_ID = new UniqueConstraint(
             "donors_application_external_id_unique", "donors.application_id, donors.external_id");

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.applications;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.donors;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import org.donordata.adapters.sql.Bindings;
+import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.application.DonorDocument;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
@@ -27,7 +29,7 @@ import org.jooq.impl.DSL;
  * column of the same name, so no column is named here. Rows are read from JDBC result sets of {@link #SELECTED}, by
  * the column's place in that list; jOOQ's general mapping cost more than a point read itself (measured).
  */
-final class DonorColumns {
+public final class DonorColumns {
 
     private static final DonorField[] FIELDS = DonorField.values();
 
@@ -35,10 +37,15 @@ final class DonorColumns {
     static final List<Field<?>> SELECTED = Stream.concat(Stream.of(FIELDS).map(DonorColumns::column),
             Stream.of(DONORS.VERSION, DONORS.CHANGE_SEQ)).toList();
 
-    private static final int VERSION_COLUMN = FIELDS.length + 1;
-    private static final int CHANGE_COLUMN = FIELDS.length + 2;
+    private static final int VERSION_COLUMN = place(SELECTED, DONORS.VERSION);
+    private static final int CHANGE_COLUMN = place(SELECTED, DONORS.CHANGE_SEQ);
 
     private DonorColumns() {
+    }
+
+    /** The JDBC column number of a field in a row of this select list. */
+    private static int place(List<Field<?>> selected, Field<?> field) {
+        return selected.indexOf(field) + 1;
     }
 
     /** The column that holds the field. */
@@ -52,7 +59,7 @@ final class DonorColumns {
     }
 
     /** The columns a write of these details sets, with their values as stored. */
-    static Map<Field<?>, Object> values(DonorDetails details) {
+    public static Map<Field<?>, Object> values(DonorDetails details) {
         Map<Field<?>, Object> values = new LinkedHashMap<>();
         for (DonorField field : DonorField.writableFields()) {
             values.put(column(field), stored(details.get(field)));
@@ -102,6 +109,15 @@ final class DonorColumns {
      */
     record Documents(DatabaseKind kind, Optional<Field<String>> object) {
 
+        /** What a read of the database's objects selects beside each: id and version (the ETag), the change's number. */
+        private static final List<Field<?>> BESIDE_OBJECT = List.of(DONORS.ID, DONORS.VERSION, DONORS.CHANGE_SEQ);
+        private static final Field<?> OBJECT = DSL.field(DSL.name("document"));
+        private static final List<Field<?>> OBJECT_ROW = Stream.concat(Stream.of(OBJECT), BESIDE_OBJECT.stream()).toList();
+        private static final int OBJECT_COLUMN = place(OBJECT_ROW, OBJECT);
+        private static final int OBJECT_ID_COLUMN = place(OBJECT_ROW, DONORS.ID);
+        private static final int OBJECT_VERSION_COLUMN = place(OBJECT_ROW, DONORS.VERSION);
+        private static final int OBJECT_CHANGE_COLUMN = place(OBJECT_ROW, DONORS.CHANGE_SEQ);
+
         static Documents of(DatabaseKind kind) {
             List<DocumentMember> members = new ArrayList<>();
             for (DonorField field : FIELDS) {
@@ -111,20 +127,21 @@ final class DonorColumns {
         }
 
         List<Field<?>> selected() {
-            return object.<List<Field<?>>>map(json -> List.of(json.as("document"), DONORS.ID, DONORS.VERSION,
-                    DONORS.CHANGE_SEQ)).orElse(SELECTED);
+            return object.<List<Field<?>>>map(json -> Stream.concat(Stream.of(json.as(OBJECT.getUnqualifiedName())),
+                    BESIDE_OBJECT.stream()).toList()).orElse(SELECTED);
         }
 
         /** The document in the current row of a result set of {@link #selected}. */
         DonorDocument read(ResultSet row) throws SQLException {
             return object.isPresent()
-                    ? new DonorDocument.Json(row.getLong(2), row.getLong(3), row.getBytes(1))
+                    ? new DonorDocument.Json(row.getLong(OBJECT_ID_COLUMN), row.getLong(OBJECT_VERSION_COLUMN),
+                            row.getBytes(OBJECT_COLUMN))
                     : new DonorDocument.Fields(DonorColumns.read(row, kind));
         }
 
         /** The number of the latest change to the donor in the current row of a result set of {@link #selected}. */
         long change(ResultSet row) throws SQLException {
-            return object.isPresent() ? row.getLong(4) : DonorColumns.change(row);
+            return object.isPresent() ? row.getLong(OBJECT_CHANGE_COLUMN) : DonorColumns.change(row);
         }
     }
 

@@ -1,10 +1,14 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.donors;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
+import org.donordata.adapters.sql.Bindings;
+import org.donordata.adapters.sql.Reads;
+import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.Writes;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
 import org.donordata.application.DonorDocument;
@@ -21,13 +25,13 @@ import org.donordata.domain.DonorFilter;
  * {@link SqlDatabase}. Every write keeps its meaning whichever strategy runs it, since each runs in a transaction and
  * sees the writes committed before it, exactly as if each had committed on its own.
  */
-final class SqlDonorRepository implements DonorRepository {
+public final class SqlDonorRepository implements DonorRepository {
 
     private final DonorQueries queries;
     private final Reads reads;
     private final Writes writes;
 
-    SqlDonorRepository(DonorQueries queries, Reads reads, Writes writes) {
+    public SqlDonorRepository(DonorQueries queries, Reads reads, Writes writes) {
         this.queries = queries;
         this.reads = reads;
         this.writes = writes;

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
@@ -8,6 +8,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import org.donordata.adapters.sql.SqlDatabase;
+import org.donordata.adapters.sql.donors.Sequencing;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 

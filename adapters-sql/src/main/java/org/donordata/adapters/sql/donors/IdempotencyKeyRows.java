@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.donors;
 
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
@@ -9,6 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import org.donordata.adapters.sql.Bindings;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.PreparedStatements;
+import org.donordata.adapters.sql.Statement;
 import org.donordata.application.KeyUse;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.IdempotencyKey;
@@ -27,17 +31,17 @@ import org.jooq.impl.DSL;
  * (DatabaseKind.lockKey), so the second of two concurrent ones reads the first's row and replays it; the key's
  * primary key refuses anything that slipped past.
  */
-record IdempotencyKeyRows(DonorRows rows) {
+public record IdempotencyKeyRows(DonorRows rows) {
 
     /**
      * Expired keys' rows a purging create deletes at most: more than {@link #PURGE_EVERY}, so the purge outpaces the
      * keys being recorded and the table stays at about one lifetime's worth of keys; bounded, so no create pays for a
      * backlog.
      */
-    static final int PURGE_BATCH = 100;
+    public static final int PURGE_BATCH = 100;
 
     /** One create in this many purges (by its donor id): still more rows purged than recorded, for fewer statements. */
-    static final int PURGE_EVERY = 8;
+    public static final int PURGE_EVERY = 8;
 
     private static final Param<Long> APPLICATION = DonorQueries.APPLICATION;
     private static final Param<String> KEY = DSL.param("p_key", String.class);

@@ -1,8 +1,9 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.copy;
 
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.donordata.adapters.sql.DatabaseKind;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.QueryPart;

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.donors;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.donordata.adapters.sql.Bindings;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.Statement;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
 import org.donordata.application.DonorDocument;
@@ -76,7 +79,7 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
     static final Param<Long> OFFSET = DSL.param("p_offset", Long.class);
     static final Param<Integer> COUNT = DSL.param("p_count", Integer.class);
     static final Param<Instant> CREATED = DSL.param("p_created", DONORS.CREATED_AT.getType());
-    static final Param<Instant> UPDATED = DSL.param("p_updated", DONORS.UPDATED_AT.getType());
+    public static final Param<Instant> UPDATED = DSL.param("p_updated", DONORS.UPDATED_AT.getType());
     static final Param<Long> VERSION = DSL.param("p_version", Long.class);
     public static final Param<Long> CHANGE = DSL.param("p_change", Long.class);
     static final Param<String> EXTERNAL_ID = DSL.param("p_external_id", String.class);
@@ -106,7 +109,7 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
         }
     }
 
-    static DonorQueries of(DatabaseKind kind) {
+    public static DonorQueries of(DatabaseKind kind) {
         DSLContext renderer = DSL.using(kind.dialect());
         var byExternalId = DSL.select(DonorColumns.SELECTED).from(DONORS).where(DONORS.APPLICATION_ID.eq(APPLICATION),
                 DonorColumns.text(DonorField.EXTERNAL_ID).eq(EXTERNAL_ID));

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.donors;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
@@ -7,6 +7,10 @@ import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.donordata.adapters.sql.Bindings;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.Writes;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -109,7 +113,7 @@ public final class Sequencing {
      * them, on either database (SQLite counts on from {@code last_change}; PostgreSQL adds {@code change_offset} to
      * transaction ids), so a sync token taken on the source stays exact on the target.
      */
-    static void changesAfterEveryStoredOne(DSLContext tx) {
+    public static void changesAfterEveryStoredOne(DSLContext tx) {
         Field<Long> largest = DSL.field(DSL.select(DSL.coalesce(DSL.max(DONORS.CHANGE_SEQ), 0L)).from(DONORS));
         tx.update(SEQUENCING)
                 .set(SEQUENCING.LAST_CHANGE, DSL.greatest(SEQUENCING.LAST_CHANGE, largest))
