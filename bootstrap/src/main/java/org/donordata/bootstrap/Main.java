@@ -13,8 +13,8 @@ import org.donordata.adapters.sql.copy.DatabaseCopyException;
 import org.donordata.application.ApplicationCommandException;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.domain.DomainException;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 import sun.misc.Signal;
 
 /** {@code java -jar donor-service.jar [serve | apps | copy-database | import | export | erase ...]}: serving is the default. */

@@ -31,13 +31,14 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A database that cannot take writes for a while: PostgreSQL cut off under writers, SQLite on a full file system.
+ * A database that cannot take writes for a while: PostgreSQL and MariaDB cut off under writers, SQLite and MariaDB on a
+ * full file system.
  * Either way every request gets an answer (a 503 with Retry-After while the database is unusable, never a 500), the
  * log says so once, readiness says why, nothing acknowledged is lost, and writes resume by themselves afterwards.
  */
@@ -182,6 +183,148 @@ class StorageTroubleTest {
         }
     }
 
+    /**
+     * MariaDB on a file system it fills: a server of its own (mariadb-install-db, mariadbd) on a 256 MB tmpfs that a
+     * ballast file fills but for 1 MB. InnoDB refuses the write that finds no room ("The table is full", 1114), while
+     * writes that need no new page still succeed; and MariaDB 10.11 may stop itself when a rollback too finds no room
+     * ("[FATAL] InnoDB: Error (Out of disk space) in rollback", seen once by hand): so the writes meet a full database,
+     * perhaps then a database gone, and each must be a 503 saying which. Readiness stays down while writes are refused
+     * (a probe write that succeeds would prove nothing: before DatabaseKind.hasRoomToWrite waited for a quiet period,
+     * this test found readiness UP after 20 refusals in a row). Space freed and the server started again (InnoDB recovers), every acknowledged donor is there.
+     */
+    @Test
+    @Timeout(240)
+    void mariadbOnAFullFileSystemAnswers503UntilSpaceIsFreedAndKeepsWhatItAcknowledged() throws Exception {
+        Path mount = Files.createDirectories(dir.resolve("mariadb-disk"));
+        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=256m", "tmpfs", mount.toString()) == 0,
+                "mounting a tmpfs needs root; this test cannot run here");
+        try (SmallMariadb server = SmallMariadb.start(mount, dir.resolve("mariadb.log"))) {
+            Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
+                    "DONORS_DB_URL", "jdbc:mariadb://127.0.0.1:" + server.port + "/test", "DONORS_DB_USER", "root",
+                    "DONORS_DB_CONNECTION_TIMEOUT_MS", "1000", "DONORS_RATE_LIMIT_PER_SECOND", "1000000");
+            try (RunningService service = RunningService.start(Settings.fromEnvironment(env),
+                    new PrintStream(new ByteArrayOutputStream()))) {
+                ApiClient client = new ApiClient(service.port());
+                List<Long> acknowledged = new ArrayList<>();
+                assertEquals(201, client.post("/api/v1/donors", KEY, body("before")).status());
+                Path ballast = mount.resolve("ballast");
+                long free = Files.getFileStore(mount).getUsableSpace();
+                assertEquals(0, run("fallocate", "-l", String.valueOf(free - 1024 * 1024), ballast.toString()));
+
+                int full = 0;
+                int gone = 0;
+                for (int i = 0; i < 5_000 && full + gone < 20; i++) {
+                    ApiClient.Response answer = client.postIdempotent("/api/v1/donors", KEY, "k" + i, body("n" + i));
+                    if (answer.status() == 201) {
+                        acknowledged.add(answer.body().getJsonNumber("data").longValue());
+                        continue;
+                    }
+                    assertEquals(503, answer.status(), answer.body()::toString);
+                    assertEquals("5", answer.header("Retry-After"));
+                    String msg = answer.body().getString("msg");
+                    if (msg.contains("no space left")) {
+                        full++;
+                    } else {
+                        assertTrue(msg.startsWith("The database cannot be reached now"), msg);
+                        gone++;
+                    }
+                }
+                assertTrue(full >= 1, "the full file system was recognised: " + full + " full, " + gone + " gone");
+                java.util.regex.Matcher counted = java.util.regex.Pattern.compile("^donors_db_full_total(\\{.*})? (\\S+)$",
+                        java.util.regex.Pattern.MULTILINE).matcher(get(service.adminPort(), "/observe/metrics").body());
+                assertTrue(counted.find() && Double.parseDouble(counted.group(2)) >= 1, "the writes refused are counted");
+                HttpResponse<String> ready = get(service.adminPort(), "/observe/health/ready");
+                assertEquals(503, ready.statusCode(), full + " full, " + gone + " gone, " + acknowledged.size()
+                        + " acknowledged; " + ready.body());
+
+                Files.delete(ballast);
+                server.startAgainIfStopped();
+                awaitReady(service.adminPort(), org.donordata.adapters.sql.DatabaseKind.ROOM_QUIET.toSeconds() + 15);
+                assertEquals(201, client.post("/api/v1/donors", KEY, body("after")).status());
+                for (long id : acknowledged) {
+                    assertEquals(200, client.get("/api/v1/donors/" + id, KEY).status(), "donor " + id);
+                }
+            }
+        } finally {
+            run("umount", mount.toString());
+        }
+    }
+
+    /** A MariaDB server of the test's own, its data in a folder of the test's (a small file system). */
+    private static final class SmallMariadb implements AutoCloseable {
+
+        private final Path config;
+        private final Path log;
+        private final int port;
+        private Process process;
+
+        private SmallMariadb(Path config, Path log, int port) {
+            this.config = config;
+            this.log = log;
+            this.port = port;
+        }
+
+        static SmallMariadb start(Path folder, Path log) throws Exception {
+            int port;
+            try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+                port = free.getLocalPort();
+            }
+            // Small logs and buffers: the defaults (a 96 MB redo log) would not leave the writes room to fill.
+            Path config = Files.writeString(folder.resolve("my.cnf"), String.join("\n", "[mysqld]",
+                    "datadir=" + folder.resolve("data"), "socket=" + folder.resolve("mariadb.sock"), "port=" + port,
+                    "bind-address=127.0.0.1", "innodb_log_file_size=4M", "innodb_buffer_pool_size=16M",
+                    "skip-log-bin", "log-error=" + log, ""));
+            assertEquals(0, run("mariadb-install-db", "--defaults-file=" + config, "--user=root",
+                    "--auth-root-authentication-method=normal", "--skip-test-db"), "mariadb-install-db");
+            SmallMariadb server = new SmallMariadb(config, log, port);
+            server.startAgainIfStopped();
+            try (Connection connection = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/", "root",
+                    null)) {
+                connection.createStatement().execute("create database test");
+            }
+            return server;
+        }
+
+        /** Starts the server if it is not running (MariaDB stops itself when a rollback finds no room). */
+        void startAgainIfStopped() throws Exception {
+            if (process != null && process.isAlive()) {
+                return;
+            }
+            process = new ProcessBuilder("mariadbd", "--defaults-file=" + config, "--user=root")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (true) {
+                try (Connection ignored = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/", "root",
+                        null)) {
+                    return;
+                } catch (java.sql.SQLException notYet) {
+                    assertTrue(process.isAlive(), () -> "mariadbd stopped: " + tail(log));
+                    assertTrue(System.nanoTime() < deadline, () -> "mariadbd did not start: " + tail(log));
+                    Thread.onSpinWait();
+                }
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (process != null) {
+                process.destroy();
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                }
+            }
+        }
+
+        private static String tail(Path log) {
+            try {
+                List<String> lines = Files.readAllLines(log);
+                return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+            } catch (IOException e) {
+                return "(no log: " + e + ")";
+            }
+        }
+    }
+
     private static String body(String mark) {
         return "{\"first_name\":\"Stored\",\"last_name\":\"Once\",\"notes\":\"" + mark + " " + "x".repeat(2_000) + "\"}";
     }
@@ -208,7 +351,11 @@ class StorageTroubleTest {
 
     /** Waits up to 15 s for the readiness probe to answer 200. */
     private static void awaitReady(int adminPort) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        awaitReady(adminPort, 15);
+    }
+
+    private static void awaitReady(int adminPort, long seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         HttpResponse<String> last;
         do {
             last = get(adminPort, "/observe/health/ready");

@@ -3,6 +3,7 @@ package org.donordata.adapters.sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -165,13 +166,19 @@ public interface DatabaseKind {
     }
 
     /**
-     * Whether the database has room for writes again after a write failed for want of space (asked by readiness, so
-     * that a node out of a load balancer's rotation finds out by itself). By default, for a server whose disk is not
-     * this node's to measure: whether a write succeeds.
+     * Whether the database has room for writes again after writes were refused for want of space (asked by readiness,
+     * so that a node out of a load balancer's rotation finds out by itself), given how long ago the last was refused.
+     * By default, for a server whose disk this node cannot see: once no write has been refused for {@link #ROOM_QUIET}.
+     * A probe cannot tell: a write that needs no new page (a counter's update) succeeds on a full InnoDB data directory
+     * while every insert is refused (seen on MariaDB 10.11 on a full tmpfs, StorageTroubleTest), so only a refusal says
+     * the disk is full. A node ready again and still refused turns unready at the next refusal.
      */
-    default boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
-        return Sequencing.aWriteSucceeds(writes);
+    default boolean hasRoomToWrite(String jdbcUrl, Duration sinceLastRefused) {
+        return sinceLastRefused.compareTo(ROOM_QUIET) >= 0;
     }
+
+    /** How long a server's database must refuse no write for want of space before readiness says it has room. */
+    Duration ROOM_QUIET = Duration.ofSeconds(10);
 
     /** How the repositories reach the database: its reads, its writes, and what a stop closes before the pool. */
     record Access(Reads reads, Writes writes, List<AutoCloseable> closedFirst) {
@@ -217,11 +224,6 @@ public interface DatabaseKind {
 
     /** Makes the transaction the only one numbering ordinals until it ends (Sequencing.numberThrough). */
     void lockNumbering(DSLContext tx);
-
-    /** Whether a write that succeeds shows that the database has room again after it was full: by default yes. */
-    default boolean aWriteShowsRoom() {
-        return true;
-    }
 
     /**
      * Whether this database's driver reports, with this exception, that the database cannot be used now (unreachable,

@@ -237,11 +237,9 @@ public final class SqlDatabase implements AutoCloseable {
         }
     }
 
-    // Readiness stays down, naming the cause, until the database has room again; a write that succeeds clears it too.
+    // Readiness stays down, naming the cause, until the database has room again.
     private Optional<String> stillFull() {
-        // Unguarded: a probe that fails is no request refused, and is not counted as one.
-        if (kind.hasRoomToWrite(jdbcUrl, unguardedWrites)) {
-            failures.roomAgain();
+        if (failures.hasRoomAgain(jdbcUrl)) {
             return Optional.empty();
         }
         Instant since = failures.fullSince();

@@ -3,7 +3,9 @@ package org.donordata.adapters.sql;
 import java.net.ConnectException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -33,10 +35,17 @@ final class StorageFailures {
     private final AtomicLong unreachable = new AtomicLong();
     private final AtomicLong full = new AtomicLong();
     private final OnceAMinute logged = new OnceAMinute();
+    private final InstantSource clock;
     private volatile Instant fullSince;
+    private volatile Instant lastRefusedForSpace;
 
     StorageFailures(DatabaseKind kind) {
+        this(kind, InstantSource.system());
+    }
+
+    StorageFailures(DatabaseKind kind, InstantSource clock) {
         this.kind = kind;
+        this.clock = clock;
     }
 
     <T> T read(Supplier<T> read) {
@@ -49,24 +58,28 @@ final class StorageFailures {
 
     <T> T write(Supplier<T> write) {
         try {
-            T written = write.get();
-            if (kind.aWriteShowsRoom()) {
-                fullSince = null;
-            }
-            return written;
+            return write.get();
         } catch (RuntimeException failure) {
             throw translated(failure, true);
         }
     }
 
-    /** When a write last failed for want of space, if no write has succeeded since; else null. */
+    /**
+     * When writes began to be refused for want of space, until the database has room again; else null. A write that
+     * succeeds meanwhile proves nothing: one that needs no new space succeeds on a full disk (DatabaseKind.hasRoomToWrite).
+     */
     Instant fullSince() {
         return fullSince;
     }
 
-    /** The database has room to write again, as it says itself (DatabaseKind.hasRoomToWrite). */
-    void roomAgain() {
+    /** Whether the database has room to write again, as its kind judges; if it has, it is no longer full. */
+    boolean hasRoomAgain(String jdbcUrl) {
+        Instant last = lastRefusedForSpace;
+        if (last != null && !kind.hasRoomToWrite(jdbcUrl, Duration.between(last, clock.instant()))) {
+            return false;
+        }
         fullSince = null;
+        return true;
     }
 
     /** How many reads and writes failed because the database could not be reached. */
@@ -91,8 +104,9 @@ final class StorageFailures {
         String detail;
         if (cause.get() == Cause.FULL) {
             full.incrementAndGet();
+            lastRefusedForSpace = clock.instant();
             if (fullSince == null) {
-                fullSince = Instant.now();
+                fullSince = lastRefusedForSpace;
             }
             detail = "the database has no space left: writes are refused until space is freed";
         } else {

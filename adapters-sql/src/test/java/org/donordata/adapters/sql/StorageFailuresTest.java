@@ -10,18 +10,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-import org.donordata.adapters.sql.sqlite.SqliteKind;
+import org.donordata.adapters.sql.mariadb.MariadbKind;
 import org.donordata.adapters.sql.postgres.PostgresKind;
+import org.donordata.adapters.sql.sqlite.SqliteKind;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.application.StorageUnavailableException.Cause;
 import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -47,18 +52,39 @@ class StorageFailuresTest {
         assertEquals(1, failures.fullCount());
         assertEquals("ok", failures.write(() -> "ok"));
         assertNotNull(failures.fullSince(), "a small write may succeed on a full file system, reusing the WAL's space");
-        failures.roomAgain();
+        assertTrue(failures.hasRoomAgain("jdbc:sqlite:" + System.getProperty("java.io.tmpdir") + "/donors.db"),
+                "the file's file system has room");
         assertNull(failures.fullSince());
     }
 
-    @Test
-    void postgresFullIsFullUntilAWriteSucceedsAgain() {
-        StorageFailures failures = new StorageFailures(PostgresKind.INSTANCE);
+    /** A server's disk is not this node's to see: full until no write has been refused for want of space for a while. */
+    @ParameterizedTest
+    @MethodSource("servers")
+    void aServerIsFullUntilNoWriteHasBeenRefusedForSpaceForAWhileWhateverSmallWriteSucceeds(DatabaseKind kind,
+            SQLException noSpace) {
+        Instant[] now = {Instant.parse("2026-11-24T12:00:00Z")};
+        StorageFailures failures = new StorageFailures(kind, () -> now[0]);
 
-        failedWrite(failures, new SQLException("could not extend file", "53100"));
+        StorageUnavailableException full = failedWrite(failures, noSpace);
+        assertEquals(Cause.FULL, full.why());
+        assertFalse(full.mayHaveBeenStored(), "the server rolled the statement back");
+        assertEquals("ok", failures.write(() -> "ok"));
+        now[0] = now[0].plus(DatabaseKind.ROOM_QUIET).minusMillis(1);
+        assertFalse(failures.hasRoomAgain("jdbc:unused"), "a write that needed no new space proves nothing");
+        failedWrite(failures, noSpace);
+        now[0] = now[0].plus(DatabaseKind.ROOM_QUIET).minusMillis(1);
+        assertFalse(failures.hasRoomAgain("jdbc:unused"), "the quiet period starts again at each refusal");
         assertNotNull(failures.fullSince());
-        failures.write(() -> "ok");
+        now[0] = now[0].plusMillis(1);
+        assertTrue(failures.hasRoomAgain("jdbc:unused"));
         assertNull(failures.fullSince());
+        assertEquals(2, failures.fullCount());
+    }
+
+    static List<Arguments> servers() {
+        return List.of(Arguments.of(PostgresKind.INSTANCE, new SQLException("could not extend file", "53100")),
+                Arguments.of(MariadbKind.INSTANCE, new SQLException("The table 'donors' is full", "HY000", 1114)),
+                Arguments.of(MariadbKind.INSTANCE, new SQLException("Disk full", "HY000", 1021)));
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.Statement;
-import org.donordata.adapters.sql.Writes;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -59,19 +58,6 @@ public final class Sequencing {
                 .set(DonorQueries.ID, donorId);
         statements.ordinal().execute(tx, donor);
         statements.numberedThrough().execute(tx, donor);
-    }
-
-    /**
-     * Whether a write succeeds now: one that changes nothing but is logged like any other, where the database's disk is
-     * not this node's to measure (DatabaseKind.hasRoomToWrite on a server).
-     */
-    public static boolean aWriteSucceeds(Writes writes) {
-        try {
-            writes.write(tx -> tx.execute("update sequencing set last_change = last_change where id = 1"));
-            return true;
-        } catch (RuntimeException stillFailing) {
-            return false;
-        }
     }
 
     /**

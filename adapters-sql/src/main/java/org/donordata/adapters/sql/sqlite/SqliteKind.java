@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,6 @@ import org.donordata.adapters.sql.GroupCommitWriter;
 import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.UniqueConstraint;
-import org.donordata.adapters.sql.Writes;
 import org.donordata.adapters.sql.copy.CopiedTable;
 import org.donordata.adapters.sql.donors.DocumentMember;
 import org.donordata.adapters.sql.donors.DonorQueries;
@@ -174,14 +174,8 @@ public final class SqliteKind implements DatabaseKind {
 
 
     @Override
-    public boolean hasRoomToWrite(String jdbcUrl, Writes writes) {
+    public boolean hasRoomToWrite(String jdbcUrl, Duration sinceLastRefused) {
         return SqliteFile.hasRoomToWrite(jdbcUrl);
-    }
-
-    // A small write may succeed on a full file system, reusing the WAL file's space.
-    @Override
-    public boolean aWriteShowsRoom() {
-        return false;
     }
 
     // SQLite creates the file, not its directory.
