@@ -23,6 +23,18 @@ public interface DonorRepository {
     int MAX_ROWS = 1_000;
 
     /**
+     * The count of a read, checked against {@link #MAX_ROWS}: every store refuses more.
+     *
+     * @throws IllegalArgumentException for a count above it
+     */
+    static int checkedCount(int count) {
+        if (count > MAX_ROWS) {
+            throw new IllegalArgumentException("a read takes at most " + MAX_ROWS + " donors, not " + count);
+        }
+        return count;
+    }
+
+    /**
      * Up to {@code count} of the owner's donors that match the filter, in ascending id order, skipping the first
      * {@code offset} of them.
      */

@@ -46,8 +46,7 @@ public final class InMemoryDonorRepository implements DonorRepository {
 
     @Override
     public synchronized List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
-        requireAtMostMaxRows(count);
-        return owned(owner).filter(filter::matches).skip(offset).limit(count).toList();
+        return owned(owner).filter(filter::matches).skip(offset).limit(DonorRepository.checkedCount(count)).toList();
     }
 
     @Override
@@ -57,22 +56,10 @@ public final class InMemoryDonorRepository implements DonorRepository {
 
     @Override
     public synchronized List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
-        requireAtMostMaxRows(count);
-        Comparator<ChangePosition> order = Comparator.comparingLong(ChangePosition::change)
-                .thenComparingLong(ChangePosition::donorId);
-        return rows.stream()
-                .filter(row -> row.owner().equals(owner))
+        return rows.stream().filter(row -> row.owner().equals(owner))
                 .map(row -> new Changed(DonorDocuments.render(row.donor()), new ChangePosition(row.change(), row.donor().id())))
-                .filter(changed -> order.compare(changed.position(), after) > 0)
-                .sorted(Comparator.comparing(Changed::position, order))
-                .limit(count)
-                .toList();
-    }
-
-    private static void requireAtMostMaxRows(int count) {
-        if (count > MAX_ROWS) {
-            throw new IllegalArgumentException("a read takes at most " + MAX_ROWS + " donors");
-        }
+                .filter(changed -> changed.position().compareTo(after) > 0)
+                .sorted(Comparator.comparing(Changed::position)).limit(DonorRepository.checkedCount(count)).toList();
     }
 
     @Override
@@ -117,7 +104,7 @@ public final class InMemoryDonorRepository implements DonorRepository {
         private final ApplicationId owner;
         private final Instant now;
 
-        Transaction(ApplicationId owner, Instant now) {
+        private Transaction(ApplicationId owner, Instant now) {
             this.owner = owner;
             this.now = now;
         }

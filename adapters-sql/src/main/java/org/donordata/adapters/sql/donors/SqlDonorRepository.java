@@ -39,14 +39,14 @@ public final class SqlDonorRepository implements DonorRepository {
 
     @Override
     public List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
-        requireAtMostMaxRows(count);
+        DonorRepository.checkedCount(count);
         return page(queries.rows(filter), queries.pageBindings(owner, filter, offset, count),
                 statement -> queries.donors(statement, count));
     }
 
     @Override
     public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
-        requireAtMostMaxRows(count);
+        DonorRepository.checkedCount(count);
         return page(queries.documents().page(filter), queries.pageBindings(owner, filter, offset, count),
                 statement -> queries.documents(statement, count));
     }
@@ -81,18 +81,12 @@ public final class SqlDonorRepository implements DonorRepository {
 
     @Override
     public List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
-        requireAtMostMaxRows(count);
+        DonorRepository.checkedCount(count);
         return reads.query(queries.changes().sql(), changes -> {
             queries.changes().bind(changes, byId(owner, after.donorId()).set(DonorQueries.CHANGE, after.change())
                     .set(DonorQueries.COUNT, count));
             return queries.changed(changes, count);
         });
-    }
-
-    private static void requireAtMostMaxRows(int count) {
-        if (count > MAX_ROWS) {
-            throw new IllegalArgumentException("a read takes at most " + MAX_ROWS + " donors, not " + count);
-        }
     }
 
     @Override
