@@ -132,10 +132,7 @@ class StorageTroubleTest {
     @Test
     @Timeout(120)
     void sqliteOnAFullFileSystemAnswers503UntilSpaceIsFreedAndKeepsWhatItAcknowledged() throws Exception {
-        Path mount = Files.createDirectories(dir.resolve("small-disk"));
-        // A 4 MB file system of its own needs root (CI and this project's machines run as root); elsewhere it cannot run.
-        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mount.toString()) == 0,
-                "mounting a 4 MB tmpfs needs root; this test cannot run here");
+        Path mount = smallFileSystem("small-disk", "4m");
         List<LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
         Handler capture = capture(logged);
         Logger storageLog = Logger.getLogger("org.donordata.adapters.sql.StorageFailures");
@@ -190,14 +187,13 @@ class StorageTroubleTest {
      * ("[FATAL] InnoDB: Error (Out of disk space) in rollback", seen once by hand): so the writes meet a full database,
      * perhaps then a database gone, and each must be a 503 saying which. Readiness stays down while writes are refused
      * (a probe write that succeeds would prove nothing: before DatabaseKind.hasRoomToWrite waited for a quiet period,
-     * this test found readiness UP after 20 refusals in a row). Space freed and the server started again (InnoDB recovers), every acknowledged donor is there.
+     * this test found readiness UP after 20 refusals in a row). Space freed and the server started again (InnoDB
+     * recovers), every acknowledged donor is there.
      */
     @Test
     @Timeout(240)
     void mariadbOnAFullFileSystemAnswers503UntilSpaceIsFreedAndKeepsWhatItAcknowledged() throws Exception {
-        Path mount = Files.createDirectories(dir.resolve("mariadb-disk"));
-        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=256m", "tmpfs", mount.toString()) == 0,
-                "mounting a tmpfs needs root; this test cannot run here");
+        Path mount = smallFileSystem("mariadb-disk", "256m");
         try (SmallMariadb server = SmallMariadb.start(mount, dir.resolve("mariadb.log"))) {
             Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
                     "DONORS_DB_URL", "jdbc:mariadb://127.0.0.1:" + server.port + "/test", "DONORS_DB_USER", "root",
@@ -323,6 +319,15 @@ class StorageTroubleTest {
                 return "(no log: " + e + ")";
             }
         }
+    }
+
+    /** A tmpfs of this size, mounted in the test's folder; unmounted by the test. */
+    private Path smallFileSystem(String name, String size) throws IOException, InterruptedException {
+        Path mount = Files.createDirectories(dir.resolve(name));
+        // A file system of its own needs root (CI and this project's machines run as root); elsewhere it cannot run.
+        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mount.toString()) == 0,
+                "mounting a tmpfs needs root; this test cannot run here");
+        return mount;
     }
 
     private static String body(String mark) {
