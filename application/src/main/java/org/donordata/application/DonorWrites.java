@@ -77,9 +77,15 @@ public record DonorWrites(Instant now, Duration keyLifetime) {
         if (earlier.isPresent()) {
             return new KeyedCreate(earlier.get(), true);
         }
-        long id = tx.insert(details).id();
-        tx.recordKey(key, new KeyUse(fingerprint, id, now), now.minus(keyLifetime));
-        return new KeyedCreate(id, false);
+        return new KeyedCreate(insertRecorded(tx, key, fingerprint, details).id(), false);
+    }
+
+    /** Inserts the donor and records the key's use, the key's turn taken and its earlier create ruled out. */
+    private Donor insertRecorded(DonorTransaction tx, IdempotencyKey key, DonorFingerprint fingerprint,
+            DonorDetails details) {
+        Donor created = tx.insert(details);
+        tx.recordKey(key, new KeyUse(fingerprint, created.id(), now), now.minus(keyLifetime));
+        return created;
     }
 
     /**
@@ -89,8 +95,9 @@ public record DonorWrites(Instant now, Duration keyLifetime) {
      */
     public Upserted upsert(DonorTransaction tx, String externalId, Upsert upsert) {
         tx.takeTurn("external-id:" + externalId);
+        Optional<DonorFingerprint> fingerprint = upsert.key().map(key -> DonorFingerprint.of(upsert.create().get()));
         if (upsert.key().isPresent()) {
-            Optional<Long> earlier = earlierCreate(tx, upsert.key().get(), DonorFingerprint.of(upsert.create().get()));
+            Optional<Long> earlier = earlierCreate(tx, upsert.key().get(), fingerprint.get());
             if (earlier.isPresent()) {
                 return new Upserted(tx.find(earlier.get()).orElseThrow(), true);
             }
@@ -102,7 +109,7 @@ public record DonorWrites(Instant now, Duration keyLifetime) {
         }
         DonorDetails details = upsert.create().get();
         Donor created = upsert.key().isPresent()
-                ? tx.find(insertOnce(tx, upsert.key().get(), details).donorId()).orElseThrow()
+                ? insertRecorded(tx, upsert.key().get(), fingerprint.get(), details)
                 : tx.insert(details);
         return new Upserted(created, true);
     }

@@ -1,5 +1,6 @@
 package org.donordata.adapters.sql;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -48,15 +49,20 @@ public record Statement(String sql, List<String> places) {
         }
     }
 
+    /** The connection's kept prepared statement of this one (PreparedStatements), every place bound. */
+    public PreparedStatement prepared(Connection connection, Bindings bindings) throws SQLException {
+        PreparedStatement statement = PreparedStatements.of(connection, sql);
+        bind(statement, bindings);
+        return statement;
+    }
+
     /**
      * Runs a statement that reads one number (a counter drawn) in the caller's transaction, on its kept prepared
      * statement; the first column of its first row.
      */
     public long fetchNumber(DSLContext tx, Bindings bindings) {
         return tx.connectionResult(connection -> {
-            PreparedStatement statement = PreparedStatements.of(connection, sql);
-            bind(statement, bindings);
-            try (ResultSet row = statement.executeQuery()) {
+            try (ResultSet row = prepared(connection, bindings).executeQuery()) {
                 if (!row.next()) {
                     throw new IllegalStateException("no row read by " + sql);
                 }
@@ -68,8 +74,7 @@ public record Statement(String sql, List<String> places) {
     /** Runs a statement for what it does, not what it reads (a lock taken), in the caller's transaction. */
     public void run(DSLContext tx, Bindings bindings) {
         tx.connection(connection -> {
-            PreparedStatement statement = PreparedStatements.of(connection, sql);
-            bind(statement, bindings);
+            PreparedStatement statement = prepared(connection, bindings);
             if (statement.execute()) {
                 statement.getResultSet().close();
             }
@@ -78,10 +83,6 @@ public record Statement(String sql, List<String> places) {
 
     /** Runs the statement in the caller's transaction, on its kept prepared statement; the rows it changed. */
     public int execute(DSLContext tx, Bindings bindings) {
-        return tx.connectionResult(connection -> {
-            PreparedStatement statement = PreparedStatements.of(connection, sql);
-            bind(statement, bindings);
-            return statement.executeUpdate();
-        });
+        return tx.connectionResult(connection -> prepared(connection, bindings).executeUpdate());
     }
 }

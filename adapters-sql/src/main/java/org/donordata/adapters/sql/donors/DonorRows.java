@@ -122,12 +122,10 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
 
     /** The owner's donor a query of {@link DonorQueries} finds by one more parameter, within the transaction. */
     <T> Optional<Donor> find(Statement query, Param<T> parameter, T value) {
-        return tx.connectionResult(connection -> {
-            PreparedStatement find = PreparedStatements.of(connection, query.sql());
-            query.bind(find, new Bindings(queries.kind()).set(DonorQueries.APPLICATION, owner.value())
-                    .set(parameter, value));
-            return queries.donors(find, 1).stream().findFirst();
-        });
+        Bindings bindings = new Bindings(queries.kind()).set(DonorQueries.APPLICATION, owner.value())
+                .set(parameter, value);
+        return tx.connectionResult(connection -> queries.donors(query.prepared(connection, bindings), 1).stream()
+                .findFirst());
     }
 
     private RuntimeException duplicateExternalIdOr(DataAccessException e, DonorDetails details) {

@@ -2,7 +2,6 @@ package org.donordata.adapters.sql.donors;
 
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Map;
@@ -11,7 +10,6 @@ import java.util.stream.Collectors;
 
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.application.KeyUse;
 import org.donordata.domain.DonorFingerprint;
@@ -108,9 +106,7 @@ public record IdempotencyKeyRows(DonorRows rows) {
         DatabaseKind kind = rows.queries().kind();
         Statement row = STATEMENTS.get(kind).row();
         return rows.tx().connectionResult(connection -> {
-            PreparedStatement select = PreparedStatements.of(connection, row.sql());
-            row.bind(select, keyOf(key));
-            try (ResultSet found = select.executeQuery()) {
+            try (ResultSet found = row.prepared(connection, keyOf(key)).executeQuery()) {
                 return found.next()
                         ? Optional.of(new KeyUse(new DonorFingerprint(found.getString(1)), found.getLong(2),
                                 kind.instant(found, 3)))

@@ -40,30 +40,28 @@ public final class SqlDonorRepository implements DonorRepository {
     @Override
     public List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
         DonorRepository.checkedCount(count);
-        return page(queries.rows(filter), queries.pageBindings(owner, filter, offset, count),
+        return read(queries.rows(filter), queries.pageBindings(owner, filter, offset, count),
                 statement -> queries.donors(statement, count));
     }
 
     @Override
     public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
         DonorRepository.checkedCount(count);
-        return page(queries.documents().page(filter), queries.pageBindings(owner, filter, offset, count),
+        return read(queries.documents().page(filter), queries.pageBindings(owner, filter, offset, count),
                 statement -> queries.documents(statement, count));
     }
 
-    private <T> List<T> page(Statement page, Bindings bindings, Reads.Query<List<T>> read) {
-        return reads.query(page.sql(), statement -> {
-            page.bind(statement, bindings);
+    /** Runs the statement on this node's reads, every place bound. */
+    private <T> T read(Statement query, Bindings bindings, Reads.Query<T> read) {
+        return reads.query(query.sql(), statement -> {
+            query.bind(statement, bindings);
             return read.run(statement);
         });
     }
 
     @Override
     public Optional<Donor> find(ApplicationId owner, long id) {
-        return reads.query(queries.find().sql(), find -> {
-            queries.find().bind(find, byId(owner, id));
-            return queries.donors(find, 1).stream().findFirst();
-        });
+        return read(queries.find(), byId(owner, id), find -> queries.donors(find, 1).stream().findFirst());
     }
 
     private Bindings byId(ApplicationId owner, long id) {
@@ -72,21 +70,15 @@ public final class SqlDonorRepository implements DonorRepository {
 
     @Override
     public Optional<DonorDocument> findDocument(ApplicationId owner, long id) {
-        Statement find = queries.documents().find();
-        return reads.query(find.sql(), statement -> {
-            find.bind(statement, byId(owner, id));
-            return queries.documents(statement, 1).stream().findFirst();
-        });
+        return read(queries.documents().find(), byId(owner, id),
+                find -> queries.documents(find, 1).stream().findFirst());
     }
 
     @Override
     public List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
         DonorRepository.checkedCount(count);
-        return reads.query(queries.changes().sql(), changes -> {
-            queries.changes().bind(changes, byId(owner, after.donorId()).set(DonorQueries.CHANGE, after.change())
-                    .set(DonorQueries.COUNT, count));
-            return queries.changed(changes, count);
-        });
+        return read(queries.changes(), byId(owner, after.donorId()).set(DonorQueries.CHANGE, after.change())
+                .set(DonorQueries.COUNT, count), changes -> queries.changed(changes, count));
     }
 
     @Override
