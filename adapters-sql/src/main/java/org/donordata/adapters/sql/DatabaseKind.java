@@ -13,7 +13,6 @@ import javax.sql.DataSource;
 
 import org.donordata.adapters.sql.copy.CopiedTable;
 import org.donordata.adapters.sql.donors.DocumentMember;
-import org.donordata.adapters.sql.donors.Sequencing;
 import org.donordata.adapters.sql.mariadb.MariadbKind;
 import org.donordata.adapters.sql.postgres.PostgresKind;
 import org.donordata.adapters.sql.sqlite.SqliteKind;
@@ -131,7 +130,7 @@ public interface DatabaseKind {
     /** An instant as a JDBC statement binds it to a timestamp column. */
     Object stored(Instant instant);
 
-    // The four below default to a database whose writes take turns (SQLite's write lock, MariaDB's write turn): change
+    // The three below default to a database whose writes take turns (SQLite's write lock, MariaDB's write turn): change
     // numbers and ids are drawn in commit order, so every change a read sees is final and a donor can be numbered as
     // it is inserted. PostgreSQL, whose writers run concurrently, overrides them.
 
@@ -143,26 +142,21 @@ public interface DatabaseKind {
         return DSL.noCondition();
     }
 
-    /** Whether a donor gets its ordinal as it is inserted, or shortly after (OrdinalNumbering). */
+    /**
+     * Whether a donor gets its ordinal as it is inserted (by default: DonorRows.insert numbers it as the one writer, the
+     * later id always getting the larger ordinal), or shortly after (OrdinalNumbering).
+     */
     default boolean numbersAtInsert() {
         return true;
     }
 
     /**
-     * Whether DonorRows.insert runs a single statement here (no drawChange, no numberAtInsert query), which the
+     * Whether DonorRows.insert runs a single statement here (no drawChange, no ordinal numbered in it), which the
      * database makes atomic without a transaction around it. By default not: the insert, its change number and its
      * ordinal.
      */
     default boolean insertIsOneStatement() {
         return false;
-    }
-
-    /**
-     * Gives the donor just inserted its ordinal, if this database numbers at insert; by default as the one writer
-     * (Sequencing), the later id always getting the larger ordinal.
-     */
-    default void numberAtInsert(DSLContext tx, long application, long donorId) {
-        Sequencing.numberAtInsert(tx, application, donorId);
     }
 
     /**

@@ -53,7 +53,8 @@ import org.jooq.impl.DSL;
  */
 public record DonorQueries(DatabaseKind kind, Statement find, Statement findForUpdate, Statement page,
         Map<Set<Criterion>, Statement> filteredPages, DonorColumns.Documents documentColumns, Reading documents,
-        Statement insert, Statement update, Statement changes, Statement findByExternalIdForUpdate) {
+        Statement insert, Statement update, Statement changes, Statement findByExternalIdForUpdate,
+        IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert) {
 
     /** The reads of one selection: a donor by id, a page in id order, a filtered page. */
     record Reading(Statement find, Statement page, Map<Set<Criterion>, Statement> filteredPages) {
@@ -123,7 +124,8 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
                 documentColumns.object().isPresent() ? Reading.of(kind, renderer, documents) : rows,
                 Statement.render(renderer, insert(kind)), Statement.render(renderer, update(kind)),
                 Statement.render(renderer, changes(kind, documents)),
-                Statement.render(renderer, kind.lockedForUpdate(byExternalId)));
+                Statement.render(renderer, kind.lockedForUpdate(byExternalId)),
+                IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {

@@ -58,7 +58,10 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                     return inserted.getLong(1);
                 }
             });
-            kind.numberAtInsert(tx, owner.value(), id);
+            if (kind.numbersAtInsert()) {
+                queries.atInsert().number(tx, new Bindings(kind).set(DonorQueries.APPLICATION, owner.value())
+                        .set(DonorQueries.ID, id));
+            }
             return new Donor(id, details, now, now, Donor.FIRST_VERSION);
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, details);

@@ -4,9 +4,7 @@ import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
 import java.sql.ResultSet;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
@@ -49,8 +47,11 @@ public record IdempotencyKeyRows(DonorRows rows) {
     private static final Param<Instant> EXPIRED_UP_TO = DSL.param("p_expired_up_to",
             IDEMPOTENCY_KEYS.CREATED_AT.getType());
 
-    /** The statements, rendered once per database (jOOQ's rendering was most of a keyed create's cost on SQLite). */
-    private record Statements(Statement row, Statement dropExpired, Statement record, Statement purge) {
+    /**
+     * The statements, rendered once per database with the donors' (DonorQueries.keys): jOOQ's rendering was most of a
+     * keyed create's cost on SQLite.
+     */
+    record Statements(Statement row, Statement dropExpired, Statement record, Statement purge) {
 
         static Statements of(DatabaseKind kind) {
             DSLContext renderer = DSL.using(kind.dialect());
@@ -79,15 +80,12 @@ public record IdempotencyKeyRows(DonorRows rows) {
         }
     }
 
-    private static final Map<DatabaseKind, Statements> STATEMENTS = DatabaseKind.all().stream()
-            .collect(Collectors.toUnmodifiableMap(kind -> kind, Statements::of));
-
     /**
      * Records the key's use, after deleting its earlier row if that expired by {@code expiredUpTo}; one record in
      * {@link #PURGE_EVERY} also deletes up to {@link #PURGE_BATCH} other expired rows.
      */
     void record(IdempotencyKey key, KeyUse use, Instant expiredUpTo) {
-        Statements statements = STATEMENTS.get(rows.queries().kind());
+        Statements statements = rows.queries().keys();
         statements.dropExpired().execute(rows.tx(), keyOf(key).set(EXPIRED_UP_TO, expiredUpTo));
         statements.record().execute(rows.tx(), keyOf(key).set(FINGERPRINT, use.fingerprint().hex())
                 .set(DONOR, use.donorId()).set(NOW, use.usedAt()));
@@ -104,7 +102,7 @@ public record IdempotencyKeyRows(DonorRows rows) {
     /** What the key's row says, if it has one. */
     Optional<KeyUse> use(IdempotencyKey key) {
         DatabaseKind kind = rows.queries().kind();
-        Statement row = STATEMENTS.get(kind).row();
+        Statement row = rows.queries().keys().row();
         return rows.tx().connectionResult(connection -> {
             try (ResultSet found = row.prepared(connection, keyOf(key)).executeQuery()) {
                 return found.next()

@@ -5,7 +5,6 @@ import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
 import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
@@ -13,7 +12,6 @@ import org.donordata.adapters.sql.Statement;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
@@ -23,11 +21,14 @@ import org.jooq.impl.DSL;
  */
 public final class Sequencing {
 
-    /** The two statements that number a donor at insert, rendered once per dialect: a create pays for no rendering. */
-    private record AtInsert(Statement ordinal, Statement numberedThrough) {
+    /**
+     * The two statements that number a donor at insert, rendered once per database with the donors'
+     * (DonorQueries.atInsert): a create pays for no rendering.
+     */
+    record AtInsert(Statement ordinal, Statement numberedThrough) {
 
-        static AtInsert of(SQLDialect dialect) {
-            DSLContext renderer = DSL.using(dialect);
+        static AtInsert of(DatabaseKind kind) {
+            DSLContext renderer = DSL.using(kind.dialect());
             Field<Long> application = DonorQueries.APPLICATION;
             return new AtInsert(
                     Statement.render(renderer, DSL.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID,
@@ -41,23 +42,21 @@ public final class Sequencing {
                     Statement.render(renderer, DSL.update(SEQUENCING)
                             .set(SEQUENCING.NUMBERED_THROUGH, DonorQueries.ID)));
         }
-    }
 
-    private static final Map<SQLDialect, AtInsert> AT_INSERT = new ConcurrentHashMap<>();
+        /**
+         * Gives the donor just inserted its application's next ordinal, and moves {@code numbered_through} to it.
+         * Exact only where the caller's transaction is the only one writing (so the later id always gets the larger
+         * ordinal): where the database numbers at insert (DatabaseKind.numbersAtInsert).
+         *
+         * @param donor the donor's application ({@link DonorQueries#APPLICATION}) and id ({@link DonorQueries#ID})
+         */
+        void number(DSLContext tx, Bindings donor) {
+            ordinal.execute(tx, donor);
+            numberedThrough.execute(tx, donor);
+        }
+    }
 
     private Sequencing() {
-    }
-
-    /**
-     * Gives the donor just inserted its application's next ordinal, and moves {@code numbered_through} to it. Exact only
-     * where the caller's transaction is the only one writing (so the later id always gets the larger ordinal).
-     */
-    public static void numberAtInsert(DSLContext tx, long application, long donorId) {
-        AtInsert statements = AT_INSERT.computeIfAbsent(tx.dialect().family(), AtInsert::of);
-        Bindings donor = new Bindings(DatabaseKind.of(tx)).set(DonorQueries.APPLICATION, application)
-                .set(DonorQueries.ID, donorId);
-        statements.ordinal().execute(tx, donor);
-        statements.numberedThrough().execute(tx, donor);
     }
 
     /**

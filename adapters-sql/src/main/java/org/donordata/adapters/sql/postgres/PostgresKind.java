@@ -148,11 +148,6 @@ public final class PostgresKind implements DatabaseKind {
         return true;
     }
 
-    // OrdinalNumbering numbers it shortly after.
-    @Override
-    public void numberAtInsert(DSLContext tx, long application, long donorId) {
-    }
-
     // The server and every node's pool handle concurrent readers and writers; new donors are numbered off the
     // request path (OrdinalNumbering).
     @Override
