@@ -7,9 +7,7 @@ import java.util.function.Function;
 
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
-import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorFilter;
-import org.donordata.domain.DuplicateExternalIdException;
 
 /**
  * Stored donors, always seen through the application that owns them: another application's donor
@@ -56,13 +54,6 @@ public interface DonorRepository {
 
     /** The donor {@link #find} reads, as the API shows it. */
     Optional<DonorDocument> findDocument(ApplicationId owner, long id);
-
-    /**
-     * Stores a new donor, at version 1, and returns it with its new id.
-     *
-     * @throws DuplicateExternalIdException when another donor of the owner has the same external id
-     */
-    Donor insert(ApplicationId owner, DonorDetails details, Instant now);
 
     /**
      * Runs one write of the owner's donors atomically, whichever node runs it: in one transaction stamped with

@@ -95,11 +95,13 @@ public final class DonorService {
      * @throws IdempotencyKeyReuseException when the key's first create sent a different donor
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
      */
-    public long create(ApplicationId owner, DonorChanges fields, Optional<IdempotencyKey> idempotencyKey) {
+    public long create(ApplicationId owner, Actor actor, DonorChanges fields, Optional<IdempotencyKey> idempotencyKey) {
         if (idempotencyKey.isPresent()) {
-            return createOnce(owner, fields, idempotencyKey.get()).donorId();
+            return createOnce(owner, actor, fields, idempotencyKey.get()).donorId();
         }
-        return donors.insert(owner, fields.applyTo(DonorDetails.DEFAULTS), StoredTime.now(clock)).id();
+        DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
+        DonorWrites writes = writesNow(actor);
+        return donors.write(owner, writes.now(), tx -> writes.create(tx, details)).id();
     }
 
     /**
@@ -109,8 +111,8 @@ public final class DonorService {
      * @throws IdempotencyKeyReuseException when the key's first create sent a different donor
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
      */
-    public KeyedCreate createOnce(ApplicationId owner, DonorChanges fields, IdempotencyKey idempotencyKey) {
-        return insertOnce(owner, idempotencyKey, fields.applyTo(DonorDetails.DEFAULTS));
+    public KeyedCreate createOnce(ApplicationId owner, Actor actor, DonorChanges fields, IdempotencyKey idempotencyKey) {
+        return insertOnce(owner, actor, idempotencyKey, fields.applyTo(DonorDetails.DEFAULTS));
     }
 
     /**
@@ -121,22 +123,22 @@ public final class DonorService {
      * @throws InvalidInputException naming every bad or missing field
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
      */
-    public KeyedCreate createOncePerContent(ApplicationId owner, DonorChanges fields) {
+    public KeyedCreate createOncePerContent(ApplicationId owner, Actor actor, DonorChanges fields) {
         DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
         DonorFingerprint fingerprint = DonorFingerprint.of(details);
-        return insertOnce(owner, new IdempotencyKey(IMPORT_KEY_PREFIX + fingerprint.hex()), details);
+        return insertOnce(owner, actor, new IdempotencyKey(IMPORT_KEY_PREFIX + fingerprint.hex()), details);
     }
 
     /** The idempotency keys {@link #createOncePerContent} makes; no client key can collide unless it copies one. */
     static final String IMPORT_KEY_PREFIX = "import:";
 
-    private KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorDetails details) {
-        DonorWrites writes = writesNow();
+    private KeyedCreate insertOnce(ApplicationId owner, Actor actor, IdempotencyKey key, DonorDetails details) {
+        DonorWrites writes = writesNow(actor);
         return donors.write(owner, writes.now(), tx -> writes.insertOnce(tx, key, details));
     }
 
-    private DonorWrites writesNow() {
-        return new DonorWrites(StoredTime.now(clock), idempotencyKeyLifetime);
+    private DonorWrites writesNow(Actor actor) {
+        return new DonorWrites(StoredTime.now(clock), idempotencyKeyLifetime, actor);
     }
 
     /**
@@ -151,8 +153,8 @@ public final class DonorService {
      * @throws InvalidInputException naming every bad or missing field
      * @throws DuplicateExternalIdException when the new external id is taken within the owner's donors
      */
-    public Donor modify(ApplicationId owner, long id, DonorChanges changes, ExpectedVersion expected) {
-        DonorWrites writes = writesNow();
+    public Donor modify(ApplicationId owner, Actor actor, long id, DonorChanges changes, ExpectedVersion expected) {
+        DonorWrites writes = writesNow(actor);
         return donors.write(owner, writes.now(), tx -> writes.modify(tx, id, expected, changes::applyTo))
                 .orElseThrow(DonorNotFoundException::new);
     }
@@ -163,18 +165,18 @@ public final class DonorService {
      * @return the donor as erasure left it
      * @throws DonorNotFoundException when the owner has no such donor
      */
-    public Donor erase(ApplicationId owner, long id) {
-        return erase(owner, id, ExpectedVersion.ANY);
+    public Donor erase(ApplicationId owner, Actor actor, long id) {
+        return erase(owner, actor, id, ExpectedVersion.ANY);
     }
 
     /**
-     * {@link #erase(ApplicationId, long)}, if the donor is still at a version the client expects.
+     * {@link #erase(ApplicationId, Actor, long)}, if the donor is still at a version the client expects.
      *
      * @throws DonorVersionMismatchException when the donor is at a version {@code expected} does not accept; nothing
      *         is changed
      */
-    public Donor erase(ApplicationId owner, long id, ExpectedVersion expected) {
-        DonorWrites writes = writesNow();
+    public Donor erase(ApplicationId owner, Actor actor, long id, ExpectedVersion expected) {
+        DonorWrites writes = writesNow(actor);
         return donors.write(owner, writes.now(), tx -> writes.erase(tx, id, expected))
                 .orElseThrow(DonorNotFoundException::new);
     }
@@ -188,11 +190,11 @@ public final class DonorService {
      * @throws DonorVersionMismatchException when modifying a donor at a version {@code expected} does not accept
      * @throws IdempotencyKeyReuseException when the key's first create sent a different donor
      */
-    public Upserted upsert(ApplicationId owner, String externalId, DonorChanges fields, ExpectedVersion expected,
-            Optional<IdempotencyKey> idempotencyKey) {
+    public Upserted upsert(ApplicationId owner, Actor actor, String externalId, DonorChanges fields,
+            ExpectedVersion expected, Optional<IdempotencyKey> idempotencyKey) {
         DonorChanges withId = fields.withExternalId(externalId);
         DonorWrites.Upsert upsert = new DonorWrites.Upsert(expected, withId::applyTo,
                 () -> withId.applyTo(DonorDetails.DEFAULTS), idempotencyKey);
-        return writesNow().upsert(donors, owner, externalId, upsert);
+        return writesNow(actor).upsert(donors, owner, externalId, upsert);
     }
 }

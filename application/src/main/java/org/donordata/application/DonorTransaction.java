@@ -55,4 +55,7 @@ public interface DonorTransaction {
      * keys used by then may be deleted too.
      */
     void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo);
+
+    /** Appends the change's record to the trail, stamped with this write's instant (contract section 14). */
+    void record(DonorChangeRecord change);
 }

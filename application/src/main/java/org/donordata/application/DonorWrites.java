@@ -20,10 +20,26 @@ import org.donordata.domain.IdempotencyKeyReuseException;
  * The decisions of the donor writes, each run inside one {@link DonorTransaction} by {@link DonorService}: the same
  * rules whatever stores the donors. {@code DonorRepositoryContract} runs them on every store.
  *
+ * Every change of a donor they make appends its record to the trail in the same transaction; a modify that changes
+ * nothing appends none.
+ *
  * @param now the instant of the write, which the transaction stamps too
  * @param keyLifetime how long an idempotency key is remembered
+ * @param actor who the trail says made the changes
  */
-public record DonorWrites(Instant now, Duration keyLifetime) {
+public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
+
+    /** Stores a new donor, with its record. */
+    public Donor create(DonorTransaction tx, DonorDetails details) {
+        return recorded(tx, AuditAction.CREATED, DonorDetails.DEFAULTS, tx.insert(details));
+    }
+
+    /** Appends the record of a change that left {@code changed} from {@code before}, and returns {@code changed}. */
+    private Donor recorded(DonorTransaction tx, AuditAction action, DonorDetails before, Donor changed) {
+        tx.record(new DonorChangeRecord(changed.id(), action, before.changedFields(changed.details()), actor,
+                changed.version()));
+        return changed;
+    }
 
     /**
      * Checks the donor's version, applies {@code change} and stores the result at the next version, unless it changes
@@ -49,7 +65,8 @@ public record DonorWrites(Instant now, Duration keyLifetime) {
             throw new DonorVersionMismatchException(id, stored.version());
         }
         DonorDetails after = change.apply(stored.details());
-        return Optional.of(after.equals(stored.details()) ? stored : tx.update(stored, after));
+        return Optional.of(after.equals(stored.details()) ? stored
+                : recorded(tx, AuditAction.MODIFIED, stored.details(), tx.update(stored, after)));
     }
 
     /**
@@ -62,7 +79,8 @@ public record DonorWrites(Instant now, Duration keyLifetime) {
         if (current.isPresent() && !expected.accepts(current.get().version())) {
             throw new DonorVersionMismatchException(id, current.get().version());
         }
-        return current.map(donor -> donor.erased() ? donor : tx.erase(donor));
+        return current.map(donor -> donor.erased() ? donor
+                : recorded(tx, AuditAction.ERASED, donor.details(), tx.erase(donor)));
     }
 
     /**
@@ -83,7 +101,7 @@ public record DonorWrites(Instant now, Duration keyLifetime) {
     /** Inserts the donor and records the key's use, the key's turn taken and its earlier create ruled out. */
     private Donor insertRecorded(DonorTransaction tx, IdempotencyKey key, DonorFingerprint fingerprint,
             DonorDetails details) {
-        Donor created = tx.insert(details);
+        Donor created = create(tx, details);
         tx.recordKey(key, new KeyUse(fingerprint, created.id(), now), now.minus(keyLifetime));
         return created;
     }
@@ -110,7 +128,7 @@ public record DonorWrites(Instant now, Duration keyLifetime) {
         DonorDetails details = upsert.create().get();
         Donor created = upsert.key().isPresent()
                 ? insertRecorded(tx, upsert.key().get(), fingerprint.get(), details)
-                : tx.insert(details);
+                : create(tx, details);
         return new Upserted(created, true);
     }
 

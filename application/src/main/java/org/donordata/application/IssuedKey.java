@@ -1,10 +1,10 @@
 package org.donordata.application;
 
 /** A new api key, shown to the operator once and then kept only as its hash. */
-public record IssuedKey(Application application, String key) {
+public record IssuedKey(Application application, ApiKey key, String secret) {
 
     @Override
     public String toString() {
-        return "IssuedKey[application=" + application + ", key=…]";
+        return "IssuedKey[application=" + application + ", key=" + key + ", secret=…]";
     }
 }

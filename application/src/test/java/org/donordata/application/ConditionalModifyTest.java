@@ -1,5 +1,6 @@
 package org.donordata.application;
 
+import static org.donordata.application.RepositoryWrites.TESTER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,11 +33,11 @@ class ConditionalModifyTest {
 
     private final InMemoryDonorRepository repository = new InMemoryDonorRepository();
     private final DonorService service = new DonorService(repository, Clock.fixed(NOW, ZoneOffset.UTC));
-    private final Donor ada = repository.insert(OWNER, ADA, CREATED);
+    private final Donor ada = new RepositoryWrites(repository).insert(OWNER, ADA, CREATED);
 
     @Test
     void anExpectedVersionChangesTheFieldsSentKeepsTheOthersAndCountsTheVersion() {
-        Donor modified = service.modify(OWNER, ada.id(), TO_LONDON, ExpectedVersion.oneOf(Set.of(1L, 5L)));
+        Donor modified = service.modify(OWNER, TESTER, ada.id(), TO_LONDON, ExpectedVersion.oneOf(Set.of(1L, 5L)));
 
         assertEquals("London", modified.details().text(DonorField.CITY));
         assertEquals("Ada", modified.details().text(DonorField.FIRST_NAME), "fields not sent are kept");
@@ -48,7 +49,7 @@ class ConditionalModifyTest {
     @Test
     void aStaleVersionIsRefusedWithTheStoredOneAndChangesNothing() {
         DonorVersionMismatchException stale = assertThrows(DonorVersionMismatchException.class,
-                () -> service.modify(OWNER, ada.id(), TO_LONDON, ExpectedVersion.oneOf(Set.of(7L))));
+                () -> service.modify(OWNER, TESTER, ada.id(), TO_LONDON, ExpectedVersion.oneOf(Set.of(7L))));
 
         assertTrue(stale.getMessage().contains("1"), stale.getMessage());
         assertEquals(ada, repository.find(OWNER, ada.id()).orElseThrow());
@@ -57,16 +58,16 @@ class ConditionalModifyTest {
     @Test
     void theExpectedVersionsOfAnErasureAreChecked() {
         assertThrows(DonorVersionMismatchException.class,
-                () -> service.erase(OWNER, ada.id(), ExpectedVersion.oneOf(Set.of(2L))));
+                () -> service.erase(OWNER, TESTER, ada.id(), ExpectedVersion.oneOf(Set.of(2L))));
 
-        assertTrue(service.erase(OWNER, ada.id(), ExpectedVersion.oneOf(Set.of(1L))).erased());
+        assertTrue(service.erase(OWNER, TESTER, ada.id(), ExpectedVersion.oneOf(Set.of(1L))).erased());
     }
 
     @Test
     void aMissingDonorIsNotFoundWhateverTheExpectedVersion() {
-        assertThrows(DonorNotFoundException.class, () -> service.modify(OWNER, 12, TO_LONDON, ExpectedVersion.ANY));
+        assertThrows(DonorNotFoundException.class, () -> service.modify(OWNER, TESTER, 12, TO_LONDON, ExpectedVersion.ANY));
         assertThrows(DonorNotFoundException.class,
-                () -> service.modify(OWNER, 12, TO_LONDON, ExpectedVersion.oneOf(Set.of(1L))));
-        assertThrows(DonorNotFoundException.class, () -> service.erase(new ApplicationId(8), ada.id()));
+                () -> service.modify(OWNER, TESTER, 12, TO_LONDON, ExpectedVersion.oneOf(Set.of(1L))));
+        assertThrows(DonorNotFoundException.class, () -> service.erase(new ApplicationId(8), TESTER, ada.id()));
     }
 }

@@ -1,5 +1,6 @@
 package org.donordata.application;
 
+import static org.donordata.application.RepositoryWrites.TESTER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,18 +54,45 @@ class DonorServiceTest {
     }
 
     @Test
-    void createStoresValidatedDetailsWithTheTimeAtMicroseconds() {
-        when(repository.insert(eq(OWNER), any(), any())).thenReturn(new Donor(42, ADA, NOW, NOW, 1));
+    void createStoresValidatedDetailsWithTheTimeAtMicrosecondsAndTheirRecord() {
+        InMemoryDonorRepository store = new InMemoryDonorRepository();
+        DonorService service = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC));
 
-        long id = service.create(OWNER, DonorChanges.from(Map.of("first_name", " Ada ", "last_name", "Lovelace")), Optional.empty());
+        long id = service.create(OWNER, TESTER, DonorChanges.from(Map.of("first_name", " Ada ", "last_name", "Lovelace")),
+                Optional.empty());
 
-        assertEquals(42, id);
-        verify(repository).insert(OWNER, ADA, Instant.parse("2026-11-21T10:15:30.123456Z"));
+        Instant micros = Instant.parse("2026-11-21T10:15:30.123456Z");
+        assertEquals(new Donor(id, ADA, micros, micros, 1), store.find(OWNER, id).orElseThrow());
+        assertEquals(List.of(new AuditRecord(1, micros, AuditAction.CREATED, Optional.of(id),
+                List.of("first_name", "last_name"), TESTER, Optional.of(1L), Optional.empty())),
+                store.history(OWNER, id, 0, 10));
+    }
+
+    @Test
+    void aModifyRecordsTheNamesOfTheFieldsItChangedAndOneThatChangesNothingRecordsNothing() {
+        InMemoryDonorRepository store = new InMemoryDonorRepository();
+        DonorService service = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC));
+        long id = new RepositoryWrites(store).insert(OWNER, ADA, NOW).id();
+        Actor website = new Actor(Actor.Type.KEY, Optional.of(7L), "Website", Optional.of("req-1"));
+
+        service.modify(OWNER, website, id, DonorChanges.from(Map.of("city", "London", "email", "ada@example.org",
+                "first_name", "Ada")), ExpectedVersion.ANY);
+        service.modify(OWNER, website, id, DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY);
+        service.erase(OWNER, TESTER, id);
+
+        List<AuditRecord> history = store.history(OWNER, id, 0, 10);
+        assertEquals(List.of("created", "modified", "erased"),
+                history.stream().map(record -> record.action().wireName()).toList());
+        assertEquals(List.of("city", "email"), history.get(1).fields());
+        assertEquals(website, history.get(1).actor());
+        assertEquals(Optional.of(2L), history.get(1).version());
+        assertEquals(List.of("city", "email", "first_name", "last_name"), history.get(2).fields());
+        assertEquals(Optional.of(3L), history.get(2).version());
     }
 
     @Test
     void anInvalidCreateNeverReachesTheRepository() {
-        assertThrows(InvalidInputException.class, () -> service.create(OWNER, DonorChanges.from(Map.of("first_name", "Ada")), Optional.empty()));
+        assertThrows(InvalidInputException.class, () -> service.create(OWNER, TESTER, DonorChanges.from(Map.of("first_name", "Ada")), Optional.empty()));
         verifyNoInteractions(repository);
     }
 
@@ -78,10 +106,10 @@ class DonorServiceTest {
     @Test
     void modifyAppliesTheChangesToTheStoredDonorInsideOneWrite() {
         InMemoryDonorRepository store = new InMemoryDonorRepository();
-        long id = store.insert(OWNER, ADA, NOW).id();
+        long id = new RepositoryWrites(store).insert(OWNER, ADA, NOW).id();
 
         Donor modified = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC))
-                .modify(OWNER, id, DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY);
+                .modify(OWNER, TESTER, id, DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY);
 
         assertEquals("London", modified.details().text(DonorField.CITY));
         assertEquals("Ada", modified.details().text(DonorField.FIRST_NAME));
@@ -93,7 +121,7 @@ class DonorServiceTest {
         DonorService service = new DonorService(new InMemoryDonorRepository(), Clock.fixed(NOW, ZoneOffset.UTC));
 
         DonorNotFoundException missing = assertThrows(DonorNotFoundException.class,
-                () -> service.modify(OWNER, 12, DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY));
+                () -> service.modify(OWNER, TESTER, 12, DonorChanges.from(Map.of("city", "London")), ExpectedVersion.ANY));
         assertTrue(missing.getMessage().startsWith("No such donor exists"), missing.getMessage());
     }
 

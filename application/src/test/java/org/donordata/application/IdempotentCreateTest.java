@@ -1,5 +1,6 @@
 package org.donordata.application;
 
+import static org.donordata.application.RepositoryWrites.TESTER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,9 +35,9 @@ class IdempotentCreateTest {
 
     @Test
     void aKeyedCreateStoresTheValidatedDonorOnceAndARetryGetsItsId() {
-        KeyedCreate first = service.createOnce(OWNER, DonorChanges.from(Map.of("first_name", " Ada",
+        KeyedCreate first = service.createOnce(OWNER, TESTER, DonorChanges.from(Map.of("first_name", " Ada",
                 "last_name", "Lovelace ")), KEY);
-        KeyedCreate retried = service.createOnce(OWNER, DonorChanges.from(Map.of("first_name", "Ada",
+        KeyedCreate retried = service.createOnce(OWNER, TESTER, DonorChanges.from(Map.of("first_name", "Ada",
                 "last_name", "Lovelace")), KEY);
 
         assertEquals(new KeyedCreate(first.donorId(), false), first);
@@ -51,14 +52,14 @@ class IdempotentCreateTest {
     void keysAreRememberedForTwentyFourHoursUnlessTheServiceIsToldOtherwise() {
         assertEquals(Duration.ofHours(24), DonorService.IDEMPOTENCY_KEY_LIFETIME);
         DonorChanges ada = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"));
-        long first = new DonorService(repository, clock, Duration.ofMinutes(5)).create(OWNER, ada, Optional.of(KEY));
+        long first = new DonorService(repository, clock, Duration.ofMinutes(5)).create(OWNER, TESTER, ada, Optional.of(KEY));
 
         Clock fourMinutesLater = Clock.offset(clock, Duration.ofMinutes(4));
         Clock sixMinutesLater = Clock.offset(clock, Duration.ofMinutes(6));
         assertEquals(first, new DonorService(repository, fourMinutesLater, Duration.ofMinutes(5))
-                .create(OWNER, ada, Optional.of(KEY)));
+                .create(OWNER, TESTER, ada, Optional.of(KEY)));
         assertNotEquals(first, new DonorService(repository, sixMinutesLater, Duration.ofMinutes(5))
-                .create(OWNER, ada, Optional.of(KEY)));
+                .create(OWNER, TESTER, ada, Optional.of(KEY)));
         assertThrows(IllegalArgumentException.class, () -> new DonorService(repository, clock, Duration.ZERO));
     }
 
@@ -66,15 +67,15 @@ class IdempotentCreateTest {
     void aCreateWithoutAKeyCreatesEveryTime() {
         DonorChanges ada = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"));
 
-        assertNotEquals(service.create(OWNER, ada, Optional.empty()), service.create(OWNER, ada, Optional.empty()));
+        assertNotEquals(service.create(OWNER, TESTER, ada, Optional.empty()), service.create(OWNER, TESTER, ada, Optional.empty()));
         assertEquals(2, repository.size());
     }
 
     @Test
     void aKeyReusedForAnotherDonorIsRefusedAndStoresNothing() {
-        service.create(OWNER, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace")), Optional.of(KEY));
+        service.create(OWNER, TESTER, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace")), Optional.of(KEY));
 
-        assertThrows(IdempotencyKeyReuseException.class, () -> service.create(OWNER,
+        assertThrows(IdempotencyKeyReuseException.class, () -> service.create(OWNER, TESTER,
                 DonorChanges.from(Map.of("first_name", "Grace", "last_name", "Hopper")), Optional.of(KEY)));
         assertEquals(1, repository.size());
     }

@@ -14,50 +14,114 @@ import java.util.Optional;
 public final class InMemoryApplicationRepository implements ApplicationRepository {
 
     private final List<Application> applications = new ArrayList<>();
-    private final Map<ApplicationId, KeyHash> keys = new HashMap<>();
+    private final List<ApiKey> keys = new ArrayList<>();
+    private final Map<Long, KeyHash> hashes = new HashMap<>();
+    private final List<AuditRecord> keyEvents = new ArrayList<>();
 
     @Override
-    public Application create(String name, KeyHash keyHash, Instant now) {
+    public synchronized Caller create(String name, NewKey firstKey, Actor actor, Instant now) {
         if (findByName(name).isPresent()) {
             throw new ApplicationCommandException("An application named '" + name + "' already exists.");
         }
-        if (keys.containsValue(keyHash)) {
-            throw new IllegalStateException("another application has this key hash");
-        }
-        Application created = new Application(new ApplicationId(applications.size() + 1), name, now, true);
+        requireNewHash(firstKey.hash());
+        Application created = new Application(new ApplicationId(applications.size() + 1), name, now);
         applications.add(created);
-        keys.put(created.id(), keyHash);
-        return created;
+        return new Caller(created, addKey(created.id(), firstKey, actor, now));
     }
 
     @Override
-    public List<Application> list() {
-        return applications.stream()
-                .map(app -> new Application(app.id(), app.name(), app.createdAt(), keys.get(app.id()) != null))
-                .toList();
+    public synchronized List<Application> list() {
+        return List.copyOf(applications);
     }
 
     @Override
-    public Optional<Application> findByName(String name) {
-        return list().stream().filter(app -> app.name().equals(name)).findFirst();
+    public synchronized Optional<Application> find(ApplicationId id) {
+        return applications.stream().filter(app -> app.id().equals(id)).findFirst();
     }
 
     @Override
-    public Optional<Application> findByKeyHash(KeyHash keyHash) {
-        return list().stream().filter(app -> keyHash.equals(keys.get(app.id()))).findFirst();
+    public synchronized Optional<Application> findByName(String name) {
+        return applications.stream().filter(app -> app.name().equals(name)).findFirst();
     }
 
     @Override
-    public boolean replaceKey(ApplicationId id, KeyHash keyHashOrNull) {
-        if (applications.stream().noneMatch(app -> app.id().equals(id))) {
-            return false;
+    public synchronized List<ApiKey> keys(ApplicationId application) {
+        return keys.stream().filter(key -> key.application().equals(application)).toList();
+    }
+
+    @Override
+    public synchronized Optional<ApiKey> key(long id) {
+        return id >= 1 && id <= keys.size() ? Optional.of(keys.get((int) id - 1)) : Optional.empty();
+    }
+
+    @Override
+    public synchronized ApiKey addKey(ApplicationId application, NewKey key, Actor actor, Instant now) {
+        return store(application, key, Optional.empty(), AuditAction.KEY_CREATED, actor, now);
+    }
+
+    @Override
+    public synchronized ApiKey rotate(ApiKey old, KeyHash hash, Instant oldEndsAt, Actor actor, Instant now) {
+        requireNewHash(hash);
+        end(old, oldEndsAt);
+        return store(old.application(), new NewKey(old.name(), old.scopes(), hash, old.expiresAt()),
+                Optional.of(old.id()), AuditAction.KEY_ROTATED, actor, now);
+    }
+
+    @Override
+    public synchronized void revoke(ApiKey key, Actor actor, Instant now) {
+        end(key, now);
+        event(key, AuditAction.KEY_REVOKED, actor, now);
+    }
+
+    @Override
+    public synchronized Optional<Caller> findByKeyHash(KeyHash hash) {
+        return hashes.entrySet().stream().filter(entry -> entry.getValue().equals(hash)).findFirst()
+                .map(entry -> keys.get((int) (long) entry.getKey() - 1))
+                .map(key -> new Caller(find(key.application()).orElseThrow(), key));
+    }
+
+    @Override
+    public synchronized void recordUse(long keyId, Instant at) {
+        keys.set((int) keyId - 1, keys.get((int) keyId - 1).usedAt(at));
+    }
+
+    /** What is stored for a key's secret, to show that keys are kept only as hashes. */
+    synchronized KeyHash storedHash(long keyId) {
+        return hashes.get(keyId);
+    }
+
+    /** The key events recorded, oldest first. */
+    synchronized List<AuditRecord> keyEvents() {
+        return List.copyOf(keyEvents);
+    }
+
+    private ApiKey store(ApplicationId application, NewKey key, Optional<Long> rotatedFrom, AuditAction action,
+            Actor actor, Instant now) {
+        requireNewHash(key.hash());
+        ApiKey stored = new ApiKey(keys.size() + 1, application, key.name(), key.scopes(), now, key.expiresAt(),
+                Optional.empty(), Optional.empty(), rotatedFrom);
+        keys.add(stored);
+        hashes.put(stored.id(), key.hash());
+        event(stored, action, actor, now);
+        return stored;
+    }
+
+    private void end(ApiKey key, Instant at) {
+        ApiKey current = keys.get((int) key.id() - 1);
+        Instant endsAt = current.endsAt().filter(earlier -> earlier.isBefore(at)).orElse(at);
+        keys.set((int) key.id() - 1, new ApiKey(current.id(), current.application(), current.name(),
+                current.scopes(), current.createdAt(), current.expiresAt(), Optional.of(endsAt),
+                current.lastUsedAt(), current.rotatedFrom()));
+    }
+
+    private void event(ApiKey key, AuditAction action, Actor actor, Instant now) {
+        keyEvents.add(new AuditRecord(keyEvents.size() + 1, now, action, Optional.empty(), List.of(), actor,
+                Optional.empty(), Optional.of(new AuditRecord.KeyReference(key.id(), key.name()))));
+    }
+
+    private void requireNewHash(KeyHash hash) {
+        if (hashes.containsValue(hash)) {
+            throw new IllegalStateException("another key has this hash");
         }
-        keys.put(id, keyHashOrNull);
-        return true;
-    }
-
-    /** What is stored for the application's key, to show that keys are kept only as hashes. */
-    KeyHash storedKey(ApplicationId id) {
-        return keys.get(id);
     }
 }

@@ -23,7 +23,7 @@ import org.donordata.domain.IdempotencyKey;
  * The donor port in memory, for tests of what drives it. {@link InMemoryDonorRepositoryTest} runs the port's contract
  * on it, so it keeps the rules every store keeps: ids ascending, owners apart, external ids unique, versions, keys.
  */
-public final class InMemoryDonorRepository implements DonorRepository {
+public final class InMemoryDonorRepository implements DonorRepository, AuditTrail {
 
     private record Row(ApplicationId owner, Donor donor, long change) {
     }
@@ -33,11 +33,16 @@ public final class InMemoryDonorRepository implements DonorRepository {
 
     private final List<Row> rows = new ArrayList<>();
     private final Map<KeyOf, KeyUse> keys = new HashMap<>();
+    private final List<OwnedRecord> trail = new ArrayList<>();
     private long changes;
+
+    private record OwnedRecord(ApplicationId owner, AuditRecord record) {
+    }
 
     public synchronized void clear() {
         rows.clear();
         keys.clear();
+        trail.clear();
     }
 
     public synchronized int size() {
@@ -73,11 +78,20 @@ public final class InMemoryDonorRepository implements DonorRepository {
     }
 
     @Override
-    public synchronized Donor insert(ApplicationId owner, DonorDetails details, Instant now) {
-        requireUniqueExternalId(owner, 0, details);
-        Donor donor = new Donor(rows.size() + 1, details, now, now, Donor.FIRST_VERSION);
-        rows.add(new Row(owner, donor, ++changes));
-        return donor;
+    public synchronized List<AuditRecord> history(ApplicationId owner, long donorId, long offset, int count) {
+        return owned(owner, trail).filter(record -> record.donorId().equals(Optional.of(donorId))).skip(offset)
+                .limit(count).toList();
+    }
+
+    /** Donors' records only: key events are kept by InMemoryApplicationRepository, which does not show them here. */
+    @Override
+    public synchronized List<AuditRecord> audit(ApplicationId owner, Instant since, long afterSequence, int count) {
+        return owned(owner, trail).filter(record -> record.sequence() > afterSequence && !record.at().isBefore(since))
+                .limit(count).toList();
+    }
+
+    private static Stream<AuditRecord> owned(ApplicationId owner, List<OwnedRecord> trail) {
+        return trail.stream().filter(owned -> owned.owner().equals(owner)).map(OwnedRecord::record);
     }
 
     /** One write at a time; what a failed write changed is put back as it was. */
@@ -85,6 +99,7 @@ public final class InMemoryDonorRepository implements DonorRepository {
     public synchronized <T> T write(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {
         List<Row> rowsBefore = List.copyOf(rows);
         Map<KeyOf, KeyUse> keysBefore = Map.copyOf(keys);
+        List<OwnedRecord> trailBefore = List.copyOf(trail);
         long changesBefore = changes;
         try {
             return write.apply(new Transaction(owner, now));
@@ -93,6 +108,8 @@ public final class InMemoryDonorRepository implements DonorRepository {
             rows.addAll(rowsBefore);
             keys.clear();
             keys.putAll(keysBefore);
+            trail.clear();
+            trail.addAll(trailBefore);
             changes = changesBefore;
             throw e;
         }
@@ -126,7 +143,10 @@ public final class InMemoryDonorRepository implements DonorRepository {
 
         @Override
         public Donor insert(DonorDetails details) {
-            return InMemoryDonorRepository.this.insert(owner, details, now);
+            requireUniqueExternalId(owner, 0, details);
+            Donor donor = new Donor(rows.size() + 1, details, now, now, Donor.FIRST_VERSION);
+            rows.add(new Row(owner, donor, ++changes));
+            return donor;
         }
 
         @Override
@@ -156,6 +176,13 @@ public final class InMemoryDonorRepository implements DonorRepository {
         @Override
         public void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo) {
             keys.put(new KeyOf(owner, key), use);
+        }
+
+        @Override
+        public void record(DonorChangeRecord change) {
+            trail.add(new OwnedRecord(owner, new AuditRecord(trail.size() + 1, now, change.action(),
+                    Optional.of(change.donorId()), change.fields().stream().map(DonorField::key).toList(),
+                    change.actor(), Optional.of(change.version()), Optional.empty())));
         }
     }
 

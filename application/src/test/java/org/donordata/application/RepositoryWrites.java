@@ -18,6 +18,14 @@ import org.donordata.domain.IdempotencyKey;
  */
 public record RepositoryWrites(DonorRepository donors) {
 
+    /** Who the trail says made the changes of tests. */
+    public static final Actor TESTER = Actor.command("test");
+
+    /** Stores a new donor, at version 1, in a write of its own, and returns it with its new id. */
+    public Donor insert(ApplicationId owner, DonorDetails details, Instant now) {
+        return donors.write(owner, now, tx -> at(now).create(tx, details));
+    }
+
     public Optional<Donor> modify(ApplicationId owner, long id, ExpectedVersion expected,
             UnaryOperator<DonorDetails> change, Instant now) {
         return donors.write(owner, now, tx -> at(now).modify(tx, id, expected, change));
@@ -33,17 +41,17 @@ public record RepositoryWrites(DonorRepository donors) {
         if (!fingerprint.equals(DonorFingerprint.of(details))) {
             throw new IllegalArgumentException("a create's fingerprint is its details'");
         }
-        return donors.write(owner, now, tx -> new DonorWrites(now, keyLifetime).insertOnce(tx, key, details));
+        return donors.write(owner, now, tx -> new DonorWrites(now, keyLifetime, TESTER).insertOnce(tx, key, details));
     }
 
     public Upserted upsert(ApplicationId owner, String externalId, ExpectedVersion expected,
             UnaryOperator<DonorDetails> modify, Supplier<DonorDetails> create, Optional<IdempotencyKey> key,
             Instant now, Duration keyLifetime) {
-        return new DonorWrites(now, keyLifetime).upsert(donors, owner, externalId,
+        return new DonorWrites(now, keyLifetime, TESTER).upsert(donors, owner, externalId,
                 new DonorWrites.Upsert(expected, modify, create, key));
     }
 
     private static DonorWrites at(Instant now) {
-        return new DonorWrites(now, DonorService.IDEMPOTENCY_KEY_LIFETIME);
+        return new DonorWrites(now, DonorService.IDEMPOTENCY_KEY_LIFETIME, TESTER);
     }
 }

@@ -1,6 +1,7 @@
 package org.donordata.bootstrap;
 
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -43,41 +44,54 @@ final class AppsCommand implements Runnable {
         return 0;
     }
 
-    @Command(name = "list", description = "Lists the applications (never their keys).")
+    @Command(name = "list", description = "Lists the applications and how many working keys each has (never a key).")
     int list() {
-        out().printf("%-6s %-30s %-27s %s%n", "ID", "NAME", "CREATED", "KEY");
-        for (Application application : withApplications(ApplicationService::list)) {
-            out().printf("%-6d %-30s %-27s %s%n", application.id().value(), application.name(),
-                    application.createdAt(), application.keyActive() ? "active" : "revoked");
-        }
-        return 0;
-    }
-
-    @Command(name = "rotate-key", description = "Gives the application a new api key; running services stop accepting"
-            + " the old one within DONORS_API_KEY_CACHE_SECONDS (5 s).")
-    int rotateKey(@Parameters(paramLabel = "ID", description = ID) long id) {
-        printIssued("Rotated the key of", withApplications(applications -> applications.rotateKey(applicationId(id))));
-        return 0;
-    }
-
-    @Command(name = "revoke", description = "Revokes the application's api key (running services stop accepting it"
-            + " within DONORS_API_KEY_CACHE_SECONDS, 5 s); 'rotate-key' issues a new one.")
-    int revoke(@Parameters(paramLabel = "ID", description = ID) long id) {
+        out().printf("%-6s %-30s %-27s %s%n", "ID", "NAME", "CREATED", "WORKING KEYS");
         withApplications(applications -> {
-            applications.revoke(applicationId(id));
+            Instant now = applications.now();
+            for (Application application : applications.list()) {
+                long working = applications.keys(application.id()).stream().filter(key -> key.works(now)).count();
+                out().printf("%-6d %-30s %-27s %d%n", application.id().value(), application.name(),
+                        application.createdAt(), working);
+            }
             return null;
         });
-        out().println("Revoked the key of application " + id + ".");
+        return 0;
+    }
+
+    @Command(name = "rotate-key", description = "Replaces the application's default key with a new one at once;"
+            + " running services stop accepting the old one within DONORS_API_KEY_CACHE_SECONDS (5 s). An"
+            + " application whose keys were revoked gets a new default key holding every scope. 'keys rotate' keeps"
+            + " an old key working for a grace period.")
+    int rotateKey(@Parameters(paramLabel = "ID", description = ID) long id) {
+        printIssued("Rotated the default key of", withApplications(applications ->
+                applications.rotateDefaultKey(applicationId(id))));
+        return 0;
+    }
+
+    @Command(name = "revoke", description = "Revokes every key of the application (running services stop accepting"
+            + " them within DONORS_API_KEY_CACHE_SECONDS, 5 s); 'rotate-key' issues a new one.")
+    int revoke(@Parameters(paramLabel = "ID", description = ID) long id) {
+        withApplications(applications -> {
+            applications.revokeAll(applicationId(id));
+            return null;
+        });
+        out().println("Revoked every key of application " + id + ".");
         return 0;
     }
 
     private <T> T withApplications(Function<ApplicationService, T> command) {
+        return withApplications(env, command);
+    }
+
+    /** Runs the command on the use cases of the database the environment configures, then closes it. */
+    static <T> T withApplications(Map<String, String> env, Function<ApplicationService, T> command) {
         try (Wiring wiring = Wiring.open(Settings.fromEnvironment(env))) {
             return command.apply(wiring.applications());
         }
     }
 
-    private static ApplicationId applicationId(long id) {
+    static ApplicationId applicationId(long id) {
         if (id < 1) {
             throw new IllegalArgumentException("An application id is a positive number, got " + id + ".");
         }
@@ -90,7 +104,8 @@ final class AppsCommand implements Runnable {
 
     private void printIssued(String what, IssuedKey issued) {
         out().println(what + " application " + issued.application().id().value() + " ('"
-                + issued.application().name() + "'). Its api key, shown only this once:");
-        out().println(issued.key());
+                + issued.application().name() + "'): key " + issued.key().id() + " ('" + issued.key().name()
+                + "'). The key, shown only this once:");
+        out().println(issued.secret());
     }
 }

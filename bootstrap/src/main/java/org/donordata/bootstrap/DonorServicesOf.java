@@ -5,6 +5,7 @@ import java.util.Map;
 import org.donordata.adapters.cli.DonorServices;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
+import org.donordata.application.TrailService;
 
 /** The command-line adapter's use cases on the database the environment configures, closed with the command. */
 record DonorServicesOf(Wiring wiring) implements DonorServices {
@@ -16,6 +17,11 @@ record DonorServicesOf(Wiring wiring) implements DonorServices {
     @Override
     public DonorService donors() {
         return wiring.donors();
+    }
+
+    @Override
+    public TrailService trail() {
+        return wiring.trail();
     }
 
     @Override

@@ -43,7 +43,7 @@ final class RunningService implements AutoCloseable {
             prepareDefaultApplication(wiring, settings).ifPresent(issued -> {
                 out.println("Created application " + issued.application().id().value() + " ('"
                         + issued.application().name() + "'). Its api key, shown only this once:");
-                out.println(issued.key());
+                out.println(issued.secret());
             });
             unregisterMeters = DatabaseObservability.registerMeters(wiring.database());
             WebServer server = wiring.httpApi().server(settings.http(),

@@ -43,7 +43,7 @@ class AppsCommandTest {
         Result created = run("apps", "create", "Website");
 
         assertEquals(0, created.exit(), created.err());
-        assertTrue(EndToEndTest.lastLine(created.out()).matches("dds_[A-Za-z0-9_-]{43}"), created.out());
+        assertTrue(EndToEndTest.lastLine(created.out()).matches("dds_[0-9A-Za-z]{49}"), created.out());
     }
 
     @Test
@@ -56,8 +56,8 @@ class AppsCommandTest {
 
         assertEquals(0, listed.exit());
         assertFalse(listed.out().contains(key));
-        assertTrue(listed.out().lines().anyMatch(line -> line.matches("1\\s+Website\\s+\\S+Z\\s+active")), listed.out());
-        assertTrue(listed.out().lines().anyMatch(line -> line.matches("2\\s+CRM\\s+\\S+Z\\s+revoked")), listed.out());
+        assertTrue(listed.out().lines().anyMatch(line -> line.matches("1\\s+Website\\s+\\S+Z\\s+1")), listed.out());
+        assertTrue(listed.out().lines().anyMatch(line -> line.matches("2\\s+CRM\\s+\\S+Z\\s+0")), listed.out());
     }
 
     @Test

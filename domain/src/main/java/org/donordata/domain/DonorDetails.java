@@ -1,9 +1,11 @@
 package org.donordata.domain;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Everything about a donor that a client may write: one value per {@linkplain DonorField#writable() writable field},
@@ -93,6 +95,14 @@ public final class DonorDetails {
             }
         }
         return missing;
+    }
+
+    /** The fields whose value differs in {@code after}, sorted by their names: what the trail records of a change. */
+    public List<DonorField> changedFields(DonorDetails after) {
+        return DonorField.writableFields().stream()
+                .filter(field -> !Objects.equals(values.get(field), after.values.get(field)))
+                .sorted(Comparator.comparing(DonorField::key))
+                .toList();
     }
 
     @Override

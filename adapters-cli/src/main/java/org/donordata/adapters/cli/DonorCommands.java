@@ -8,8 +8,12 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.concurrent.Callable;
 
+import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.Donor;
 import picocli.CommandLine.Command;
@@ -20,7 +24,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The operator's commands on donors (contract sections 11 and 13), run against the database of the configuration, while
- * the service runs or not: {@code import}, {@code export} and {@code erase}. Each opens the use cases for itself.
+ * the service runs or not: {@code import}, {@code export}, {@code erase} and {@code audit}. Each opens the use cases for
+ * itself.
  */
 public final class DonorCommands {
 
@@ -32,7 +37,7 @@ public final class DonorCommands {
 
     /** The commands, to add to the service's command line; bootstrap gives them the way to open the use cases. */
     public static Object[] all(DonorServices.Opener opener) {
-        return new Object[] {new Import(opener), new Export(opener), new Erase(opener)};
+        return new Object[] {new Import(opener), new Export(opener), new Erase(opener), new Audit(opener)};
     }
 
     private abstract static class Base implements Callable<Integer> {
@@ -169,13 +174,53 @@ public final class DonorCommands {
         public Integer call() {
             Donor erased;
             try (DonorServices services = opener.open()) {
-                erased = services.donors().erase(owner(services), donor);
+                erased = services.donors().erase(owner(services), Actor.command("erase"), donor);
             }
             System.getLogger(ACCESS_LOG).log(System.Logger.Level.INFO, "erasure of donor " + erased.id()
                     + " of application " + application + " by the command line");
             out().println("Erased donor " + erased.id() + " of application " + application + " at " + erased.erasedAt()
                     + ".");
             return 0;
+        }
+    }
+
+    @Command(name = "audit", description = {"Writes the application's trail as NDJSON to standard output, in the order"
+            + " it was written: one line per change of a donor (with its donor_id, the names of the fields changed,"
+            + " never their values, who made it and the request) and per key event (key.created, key.rotated,"
+            + " key.revoked, with no donor_id)."})
+    static final class Audit extends Base {
+
+        @Option(names = "--since", paramLabel = "RFC3339",
+                description = "Only records made at or after this time, e.g. 2026-11-01T00:00:00Z.")
+        String since;
+
+        Audit(DonorServices.Opener opener) {
+            super(opener);
+        }
+
+        @Override
+        public Integer call() {
+            Instant from = since == null ? Instant.EPOCH : parsed(since);
+            long[] written = {0};
+            try (DonorServices services = opener.open()) {
+                ApplicationId owner = owner(services);
+                services.trail().audit(owner, from, record -> {
+                    out().println(AuditLines.line(record));
+                    written[0]++;
+                });
+            }
+            out().flush();
+            err().println("Wrote " + written[0] + " records.");
+            return 0;
+        }
+
+        private static Instant parsed(String text) {
+            try {
+                return OffsetDateTime.parse(text).toInstant();
+            } catch (DateTimeParseException notRfc3339) {
+                throw new IllegalArgumentException("--since is an RFC 3339 time such as 2026-11-01T00:00:00Z, got '"
+                        + text + "'.");
+            }
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
 import org.donordata.domain.DomainException;
@@ -29,6 +30,9 @@ import org.donordata.domain.ExpectedVersion;
  * that SQLite's writer commits many of them at once.
  */
 final class DonorImport {
+
+    /** Who the trail says made the changes of an import. */
+    static final Actor IMPORTER = Actor.command("import");
 
     /** Rows in flight at most: enough for the writer to group many into a commit, few enough to bound memory. */
     static final int WINDOW = 256;
@@ -131,10 +135,10 @@ final class DonorImport {
         DonorChanges fields = DonorChanges.from(row.document());
         Object externalId = row.document().get(DonorField.EXTERNAL_ID.key());
         if (externalId instanceof String id && !id.isBlank()) {
-            return donors.upsert(owner, id.strip(), fields, ExpectedVersion.ANY, Optional.empty()).created()
+            return donors.upsert(owner, IMPORTER, id.strip(), fields, ExpectedVersion.ANY, Optional.empty()).created()
                     ? Outcome.CREATED : Outcome.MODIFIED;
         }
-        return donors.createOncePerContent(owner, fields).repeated() ? Outcome.REPEATED : Outcome.CREATED;
+        return donors.createOncePerContent(owner, IMPORTER, fields).repeated() ? Outcome.REPEATED : Outcome.CREATED;
     }
 
     /** The core's own words for what it refused; anything else (the database gone) is no row's fault: it stops. */

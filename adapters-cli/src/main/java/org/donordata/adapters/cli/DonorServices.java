@@ -2,11 +2,14 @@ package org.donordata.adapters.cli;
 
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
+import org.donordata.application.TrailService;
 
 /** The use cases a command runs on, opened for the command and closed after it (bootstrap opens the database). */
 public interface DonorServices extends AutoCloseable {
 
     DonorService donors();
+
+    TrailService trail();
 
     /** Whether an application with this id exists (revoked or not): a command on another is refused before it runs. */
     boolean hasApplication(ApplicationId id);

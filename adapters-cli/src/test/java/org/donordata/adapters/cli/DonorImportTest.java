@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
 import org.donordata.application.InMemoryDonorRepository;
+import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
 import org.junit.jupiter.api.Test;
@@ -160,7 +161,7 @@ class DonorImportTest {
         importFile("org.ndjson", utf8("{\"type\":\"organization\",\"organization_name\":\"Engines Ltd\"}\n"));
         long erased = stored(OWNER).stream().filter(donor -> "Grace".equals(donor.get(DonorField.FIRST_NAME)))
                 .findFirst().orElseThrow().id();
-        donors.erase(OWNER, erased);
+        donors.erase(OWNER, RepositoryWrites.TESTER, erased);
 
         for (DonorExport.Format format : DonorExport.Format.values()) {
             Path exported = dir.resolve("export." + format.name().toLowerCase());

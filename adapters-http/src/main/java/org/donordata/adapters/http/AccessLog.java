@@ -4,6 +4,7 @@ import java.io.StringWriter;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -15,6 +16,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
+import io.helidon.webserver.http.ServerRequest;
 
 /**
  * One line per request on the logger {@value #LOGGER_NAME}: request id (also sent as {@code X-Request-Id}),
@@ -33,7 +35,7 @@ final class AccessLog {
     private static final int CLIENT_TOO_SLOW = 408;
     // Routing runs on the connection's thread, as do the error responses Helidon writes during it.
     private static final ThreadLocal<String> ROUTED = new ThreadLocal<>();
-    private static final Set<String> WORDS = Set.of("api", "v1", "donors", "changes", "external", "erase");
+    private static final Set<String> WORDS = Set.of("api", "v1", "donors", "changes", "external", "erase", "history");
 
     private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
 
@@ -48,12 +50,14 @@ final class AccessLog {
         long start = System.nanoTime();
         String id = newRequestId();
         res.header(REQUEST_ID, id);
+        req.context().register(new RequestId(id));
         ROUTED.set(id);
         try {
             chain.proceed();
         } finally {
             ROUTED.remove();
-            Long application = ApiKeyCheck.authenticated(req).map(caller -> caller.id().value()).orElse(null);
+            Long application = ApiKeyCheck.authenticated(req).map(caller -> caller.application().id().value())
+                    .orElse(null);
             long nanos = System.nanoTime() - start;
             String route = req.matchingPattern().filter(pattern -> !pattern.isEmpty()).orElse(null);
             String method = safeMethod(req.prologue().method().text());
@@ -80,6 +84,14 @@ final class AccessLog {
         HttpMetrics.served(safeMethod, HttpMetrics.NO_ROUTE, status, 0);
         log(id, safeMethod, path, null, status, -1, null);
         return id;
+    }
+
+    /** The id this log gave the request, as its routes see it: the trail records it with each change. */
+    record RequestId(String value) {
+
+        static Optional<String> of(ServerRequest req) {
+            return req.context().get(RequestId.class).map(RequestId::value);
+        }
     }
 
     private static String newRequestId() {

@@ -5,6 +5,7 @@ import io.helidon.http.HeaderValues;
 import io.helidon.http.HttpException;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
+import org.donordata.application.Scope;
 
 /** A request this adapter refuses before the core sees it; its message is written to the client as it is. */
 final class ApiException extends HttpException {
@@ -53,6 +54,20 @@ final class ApiException extends HttpException {
     static ApiException unauthorized() {
         ApiException exception = new ApiException(Status.UNAUTHORIZED_401,
                 "A valid api-key header is required.");
+        exception.header(HeaderValues.create(HeaderNames.WWW_AUTHENTICATE, "api-key"));
+        return exception;
+    }
+
+    /** For a key that lacks what the route needs: says which scope, and nothing about what the path names. */
+    static ApiException forbidden(Scope scope) {
+        return new ApiException(Status.FORBIDDEN_403, "This key lacks the scope " + scope.wireName()
+                + ", which this request needs; ask the operator for a key that has it.");
+    }
+
+    /** An expired key: the caller is told so, to ask for a new one. */
+    static ApiException expiredKey() {
+        ApiException exception = new ApiException(Status.UNAUTHORIZED_401,
+                "This api key has expired; ask the operator for a new one.");
         exception.header(HeaderValues.create(HeaderNames.WWW_AUTHENTICATE, "api-key"));
         return exception;
     }

@@ -8,15 +8,17 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import org.donordata.application.Application;
 import org.donordata.application.ApplicationService;
+import org.donordata.application.Authentication;
+import org.donordata.application.Caller;
 
 /**
  * Registered before every route, so that a request without a valid key learns nothing, not even whether
- * its path exists. The key itself is never logged or written anywhere. An address that keeps presenting wrong
- * keys has its wrong keys answered 429 rather than 401; a request with a valid key is never refused for its
- * address, since anyone sharing the address (an office behind NAT, a proxy) could otherwise lock a real application
- * out for free. An application over its rate is refused once known.
+ * its path exists; an expired key is told so. The key itself is never logged or written anywhere. An address that
+ * keeps presenting wrong keys has its wrong keys answered 429 rather than 401; a request with a valid key is never
+ * refused for its address, since anyone sharing the address (an office behind NAT, a proxy) could otherwise lock a
+ * real application out for free. An application over its rate is refused once known. What the key may do is checked
+ * by the route it reaches ({@link Access}).
  */
 final class ApiKeyCheck implements Handler {
 
@@ -35,28 +37,24 @@ final class ApiKeyCheck implements Handler {
         List<String> keys = req.headers().all(API_KEY, List::of);
         // Two keys in one request are ambiguous, so neither counts.
         String key = keys.size() == 1 ? keys.getFirst() : null;
-        Optional<Application> caller = applications.authenticate(key);
-        if (caller.isEmpty()) {
+        Authentication authentication = applications.authenticate(key);
+        if (!(authentication instanceof Authentication.Valid valid)) {
             String address = RateLimits.clientKey(req.remotePeer().address());
             limits.checkAddress(address);
             // A request with no key at all guesses nothing (health checks, curious browsers): not counted.
             if (keys.stream().anyMatch(presented -> !presented.isBlank())) {
                 limits.failedAuthentication(address);
             }
-            throw ApiException.unauthorized();
+            throw authentication instanceof Authentication.Expired ? ApiException.expiredKey()
+                    : ApiException.unauthorized();
         }
-        req.context().register(caller.get());
-        limits.checkApplication(caller.get().id());
+        req.context().register(valid.caller());
+        limits.checkApplication(valid.caller().application().id());
         res.next();
     }
 
-    /** The application the request was authenticated as. */
-    static Application caller(ServerRequest req) {
-        return authenticated(req).orElseThrow(() -> new IllegalStateException("route reached without the api-key check"));
-    }
-
-    /** The application the request was authenticated as, if it was. */
-    static Optional<Application> authenticated(ServerRequest req) {
-        return req.context().get(Application.class);
+    /** The caller the request was authenticated as, if it was. */
+    static Optional<Caller> authenticated(ServerRequest req) {
+        return req.context().get(Caller.class);
     }
 }

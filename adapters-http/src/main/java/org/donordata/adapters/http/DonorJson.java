@@ -3,13 +3,16 @@ package org.donordata.adapters.http;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
-import org.donordata.application.Application;
+import org.donordata.application.ApiKey;
+import org.donordata.application.Caller;
 import org.donordata.application.DonorDocument;
+import org.donordata.application.Scope;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
@@ -43,15 +46,27 @@ final class DonorJson {
         json.writeEndArray();
     }
 
-    /** What {@code GET /api/v1} answers: the service and the application calling it. */
-    static void service(JsonGenerator json, Application caller) throws IOException {
+    /** What {@code GET /api/v1} answers: the service, and the application and key calling it (never its secret). */
+    static void service(JsonGenerator json, Caller caller) throws IOException {
         json.writeStartArray();
         json.writeStartObject();
         json.writeStringField("service", SERVICE_NAME);
         json.writeNumberField("api_version", API_VERSION);
         json.writeObjectFieldStart("application");
-        json.writeNumberField("id", caller.id().value());
-        json.writeStringField("name", caller.name());
+        json.writeNumberField("id", caller.application().id().value());
+        json.writeStringField("name", caller.application().name());
+        json.writeEndObject();
+        ApiKey key = caller.key();
+        json.writeObjectFieldStart("key");
+        json.writeNumberField("id", key.id());
+        json.writeStringField("name", key.name());
+        json.writeArrayFieldStart("scopes");
+        for (Scope scope : key.scopes().stream().sorted(Comparator.comparing(Scope::wireName)).toList()) {
+            json.writeString(scope.wireName());
+        }
+        json.writeEndArray();
+        json.writeFieldName("expires_at");
+        value(json, key.expiresAt().orElse(null));
         json.writeEndObject();
         json.writeEndObject();
         json.writeEndArray();

@@ -1,5 +1,8 @@
 package org.donordata.adapters.http;
 
+import static org.donordata.adapters.http.Access.anyKey;
+import static org.donordata.adapters.http.Access.needs;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -8,15 +11,19 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.AuditRecord;
+import org.donordata.application.Caller;
 import org.donordata.application.ChangesPage;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorService;
 import org.donordata.application.KeyedCreate;
+import org.donordata.application.Scope;
+import org.donordata.application.TrailService;
 import org.donordata.application.Upserted;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
@@ -25,42 +32,56 @@ import org.donordata.domain.DonorDetails;
 import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Page;
+import org.donordata.domain.PageRequest;
 import org.donordata.domain.Problem;
 
-/** The paths of API version 1. Handlers only translate: HTTP in, one DonorService call, an envelope out. */
+/**
+ * The paths of API version 1, each with the scope it needs (Access). Handlers only translate: HTTP in, one use-case
+ * call, an envelope out.
+ */
 final class DonorRoutes {
 
     static final String ROOT = "/api/v1";
     static final String DONORS = ROOT + "/donors";
 
     private final DonorService donors;
+    private final TrailService trail;
     private final ChangeTokens tokens;
+    private final Access access = new Access();
 
-    DonorRoutes(DonorService donors, ChangeTokens tokens) {
+    DonorRoutes(DonorService donors, TrailService trail, ChangeTokens tokens) {
         this.donors = donors;
+        this.trail = trail;
         this.tokens = tokens;
     }
 
     // The feed before "{id}", which would take "changes" for an id.
     void register(HttpRouting.Builder routing) {
-        resource(routing, ROOT, this::index, null);
-        resource(routing, ROOT + "/", this::index, null);
-        resource(routing, DONORS, this::list, this::create);
-        resource(routing, DONORS + "/changes", this::changes, null);
-        resource(routing, DONORS + "/external/{externalId}", null, this::upsert);
-        resource(routing, DONORS + "/{id}", this::get, this::modify);
-        resource(routing, DONORS + "/{id}/erase", null, this::erase);
+        resource(routing, ROOT, anyKey(this::index), null);
+        resource(routing, ROOT + "/", anyKey(this::index), null);
+        resource(routing, DONORS, needs(Scope.DONORS_READ, this::list), needs(Scope.DONORS_WRITE, this::create));
+        resource(routing, DONORS + "/changes", needs(Scope.DONORS_READ, this::changes), null);
+        resource(routing, DONORS + "/external/{externalId}", null, needs(Scope.DONORS_WRITE, this::upsert));
+        resource(routing, DONORS + "/{id}", needs(Scope.DONORS_READ, this::get), needs(Scope.DONORS_WRITE, this::modify));
+        resource(routing, DONORS + "/{id}/history", needs(Scope.DONORS_READ, this::history), null);
+        resource(routing, DONORS + "/{id}/erase", null, needs(Scope.DONORS_ERASE, this::erase));
+    }
+
+    /** Every route registered, with what it needs. */
+    List<Access.Registered> registered() {
+        return access.registered();
     }
 
     // HEAD is served wherever GET is (RFC 9110 asks it of every server); any other method gets a 405.
-    private static void resource(HttpRouting.Builder routing, String path, Handler get, Handler post) {
+    private void resource(HttpRouting.Builder routing, String path, Access.Route get, Access.Route post) {
         List<String> methods = new ArrayList<>();
         if (get != null) {
-            routing.route(Method.predicate(Method.GET, Method.HEAD), PathMatchers.create(path), get);
+            routing.route(Method.predicate(Method.GET, Method.HEAD), PathMatchers.create(path),
+                    access.guard(Method.GET, path, get));
             methods.add("GET, HEAD");
         }
         if (post != null) {
-            routing.post(path, post);
+            routing.post(path, access.guard(Method.POST, path, post));
             methods.add("POST");
         }
         String allowed = String.join(", ", methods);
@@ -70,20 +91,20 @@ final class DonorRoutes {
         });
     }
 
-    private void index(ServerRequest req, ServerResponse res) {
-        Envelope.ok(req, res, Status.OK_200, json -> DonorJson.service(json, ApiKeyCheck.caller(req)));
+    private void index(ServerRequest req, ServerResponse res, Caller caller) {
+        Envelope.ok(req, res, Status.OK_200, json -> DonorJson.service(json, caller));
     }
 
-    private void list(ServerRequest req, ServerResponse res) {
+    private void list(ServerRequest req, ServerResponse res, Caller caller) {
         RequestParameters.ListQuery query = RequestParameters.list(req);
-        Page<DonorDocument> page = donors.list(owner(req), query.filter(), query.page());
+        Page<DonorDocument> page = donors.list(caller.application().id(), query.filter(), query.page());
         Envelope.page(req, res, Envelope.Paging.of(page, query.filters()),
                 json -> DonorJson.donors(json, page.items()));
     }
 
-    private void changes(ServerRequest req, ServerResponse res) {
+    private void changes(ServerRequest req, ServerResponse res, Caller caller) {
         RequestParameters.ChangesQuery query = RequestParameters.changes(req);
-        ApplicationId owner = owner(req);
+        ApplicationId owner = caller.application().id();
         ChangePosition since = query.since().map(token -> tokens.decode(owner, token))
                 .orElse(ChangePosition.START);
         ChangesPage changed = donors.changes(owner, since, query.limit());
@@ -93,7 +114,7 @@ final class DonorRoutes {
     }
 
     // Created: 201 with Location, as a create; modified: 200, as a modify. Both carry the donor's ETag.
-    private void upsert(ServerRequest req, ServerResponse res) {
+    private void upsert(ServerRequest req, ServerResponse res, Caller caller) {
         DonorChanges fields = DonorChanges.from(JsonBody.read(req));
         Optional<IdempotencyKey> key;
         try {
@@ -102,7 +123,8 @@ final class DonorRoutes {
             throw withProblemsOfTheBody(fields, badKey);
         }
         String externalId = RequestParameters.externalId(req);
-        Upserted upserted = donors.upsert(owner(req), externalId, fields, EntityTags.expected(req), key);
+        Upserted upserted = donors.upsert(caller.application().id(), actor(req, caller), externalId, fields,
+                EntityTags.expected(req), key);
         long id = upserted.donor().id();
         res.header(HeaderNames.ETAG, EntityTags.of(upserted.donor().version()));
         if (upserted.created()) {
@@ -111,14 +133,14 @@ final class DonorRoutes {
         Envelope.ok(req, res, upserted.created() ? Status.CREATED_201 : Status.OK_200, json -> json.writeNumber(id));
     }
 
-    private void get(ServerRequest req, ServerResponse res) {
-        DonorDocument donor = donors.get(owner(req), RequestParameters.donorId(req));
+    private void get(ServerRequest req, ServerResponse res, Caller caller) {
+        DonorDocument donor = donors.get(caller.application().id(), RequestParameters.donorId(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor.version()));
         Envelope.ok(req, res, Status.OK_200, json -> DonorJson.donors(json, List.of(donor)));
     }
 
     // A retry with the same Idempotency-Key gets the same answer; no ETag, as the donor may have changed since.
-    private void create(ServerRequest req, ServerResponse res) {
+    private void create(ServerRequest req, ServerResponse res, Caller caller) {
         DonorChanges fields = DonorChanges.from(JsonBody.read(req));
         Optional<IdempotencyKey> key;
         try {
@@ -128,37 +150,47 @@ final class DonorRoutes {
         }
         long id;
         if (key.isPresent()) {
-            KeyedCreate created = donors.createOnce(owner(req), fields, key.get());
+            KeyedCreate created = donors.createOnce(caller.application().id(), actor(req, caller), fields, key.get());
             if (created.repeated()) {
                 HttpMetrics.IDEMPOTENT_REPLAYS.increment();
             }
             id = created.donorId();
         } else {
-            id = donors.create(owner(req), fields, Optional.empty());
+            id = donors.create(caller.application().id(), actor(req, caller), fields, Optional.empty());
         }
         res.header(HeaderNames.LOCATION, DONORS + "/" + id);
         Envelope.ok(req, res, Status.CREATED_201, json -> json.writeNumber(id));
     }
 
-    private void modify(ServerRequest req, ServerResponse res) {
+    private void modify(ServerRequest req, ServerResponse res, Caller caller) {
         DonorChanges changes = DonorChanges.from(JsonBody.read(req));
-        Donor donor = donors.modify(owner(req), RequestParameters.donorId(req), changes, EntityTags.expected(req));
+        Donor donor = donors.modify(caller.application().id(), actor(req, caller), RequestParameters.donorId(req),
+                changes, EntityTags.expected(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor.version()));
         Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
     }
 
     // The body may be absent or {}: an erasure takes no fields.
-    private void erase(ServerRequest req, ServerResponse res) {
+    private void erase(ServerRequest req, ServerResponse res, Caller caller) {
         if (req.content().hasEntity() && !JsonBody.readOptional(req).isEmpty()) {
             throw ApiException.badRequest("An erasure takes no fields: send no body, or {}.");
         }
-        Donor donor = donors.erase(owner(req), RequestParameters.donorId(req), EntityTags.expected(req));
+        Donor donor = donors.erase(caller.application().id(), actor(req, caller), RequestParameters.donorId(req),
+                EntityTags.expected(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor.version()));
         Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
     }
 
-    private static ApplicationId owner(ServerRequest req) {
-        return ApiKeyCheck.caller(req).id();
+    private void history(ServerRequest req, ServerResponse res, Caller caller) {
+        long id = RequestParameters.donorId(req);
+        PageRequest request = RequestParameters.page(req);
+        Page<AuditRecord> page = trail.history(caller.application().id(), id, request);
+        Envelope.page(req, res, Envelope.Paging.of(page, ""), json -> TrailJson.records(json, page.items()));
+    }
+
+    /** Who the trail says made a change in this request. */
+    private static Actor actor(ServerRequest req, Caller caller) {
+        return caller.actor(AccessLog.RequestId.of(req));
     }
 
     /** One answer names every problem of a request: those of the body first, as a create would find them. */

@@ -6,6 +6,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import org.donordata.application.ApplicationService;
 import org.donordata.application.DonorService;
+import org.donordata.application.TrailService;
 
 /**
  * The HTTP JSON API (contract sections 1 to 7): its route table and error handling, on a server hardened against the
@@ -20,8 +21,9 @@ public final class HttpApi {
      * @param changeTokenSecret the installation's secret for the sync feed's tokens (at least 32 random bytes, the
      *        same on every node of the installation and kept with its data, so tokens outlive restarts)
      */
-    public HttpApi(DonorService donors, ApplicationService applications, byte[] changeTokenSecret) {
-        this.donors = new DonorRoutes(donors, new ChangeTokens(changeTokenSecret));
+    public HttpApi(DonorService donors, TrailService trail, ApplicationService applications,
+            byte[] changeTokenSecret) {
+        this.donors = new DonorRoutes(donors, trail, new ChangeTokens(changeTokenSecret));
         this.applications = applications;
     }
 
@@ -46,6 +48,11 @@ public final class HttpApi {
         RateLimits limits = new RateLimits(settings);
         AccessLog accessLog = new AccessLog(settings.jsonAccessLog());
         return HardenedServer.build(settings, accessLog, readiness, routing -> routing(routing, limits, accessLog));
+    }
+
+    /** Every route of the API, with the scope it needs: what a test walks. */
+    List<Access.Registered> routes() {
+        return donors.registered();
     }
 
     /** The port the admin socket listens on, once the server runs. */

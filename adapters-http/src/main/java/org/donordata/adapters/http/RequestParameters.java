@@ -81,6 +81,7 @@ final class RequestParameters {
     /** The parameters a list of donors takes, in the order its links repeat them (contract sections 3 and 8). */
     private static final List<String> LIST_PARAMETERS = List.of("limit", "offset", DonorField.EMAIL.key(),
             DonorField.EXTERNAL_ID.key(), DonorField.TYPE.key(), "created_since", "updated_since");
+    private static final List<String> PAGE_PARAMETERS = List.of("limit", "offset");
     private static final List<String> CHANGES_PARAMETERS = List.of("limit", "since");
 
     /**
@@ -114,6 +115,21 @@ final class RequestParameters {
         }
         return new ListQuery(page, new DonorFilter(email, externalId, type, createdSince, updatedSince),
                 filters.toString());
+    }
+
+    /**
+     * The paging of a list that takes no filters (a donor's history).
+     *
+     * @throws InvalidInputException naming each unknown, repeated or bad parameter
+     */
+    static PageRequest page(ServerRequest req) {
+        List<Problem> problems = new ArrayList<>();
+        refuseUnknown(req, PAGE_PARAMETERS, problems);
+        PageRequest page = pageOf(req, problems);
+        if (!problems.isEmpty() || page == null) {
+            throw new InvalidInputException(problems);
+        }
+        return page;
     }
 
     /** What a read of the change feed asked for: from where, and how many. */

@@ -10,12 +10,19 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
+import org.donordata.application.ApiKey;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.ApplicationService;
+import org.donordata.application.Authentication;
+import org.donordata.application.Caller;
 import org.donordata.application.DonorService;
 import org.donordata.application.InMemoryDonorRepository;
+import org.donordata.application.RepositoryWrites;
+import org.donordata.application.Scope;
+import org.donordata.application.TrailService;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
 
@@ -28,9 +35,11 @@ final class ApiFixture {
     static final String KEY = "key-of-charity-one";
     static final String OTHER_KEY = "key-of-charity-two";
     static final Application APPLICATION = new Application(new ApplicationId(7), "Charity One",
-            Instant.parse("2024-01-01T00:00:00Z"), true);
+            Instant.parse("2024-01-01T00:00:00Z"));
     static final Application OTHER_APPLICATION = new Application(new ApplicationId(8), "Charity Two",
-            Instant.parse("2024-01-01T00:00:00Z"), true);
+            Instant.parse("2024-01-01T00:00:00Z"));
+    static final Caller CALLER = new Caller(APPLICATION, key(11, APPLICATION, "default", Scope.all()));
+    static final Caller OTHER_CALLER = new Caller(OTHER_APPLICATION, key(12, OTHER_APPLICATION, "default", Scope.all()));
     static final Instant NOW = Instant.parse("2024-05-01T10:15:30.123456Z");
     static final byte[] CHANGE_TOKEN_SECRET = "a fixed secret of thirty-two bytes or more".getBytes(StandardCharsets.US_ASCII);
 
@@ -39,12 +48,24 @@ final class ApiFixture {
     final ApplicationService applications = mock(ApplicationService.class);
 
     ApiFixture() {
-        when(applications.authenticate(KEY)).thenReturn(Optional.of(APPLICATION));
-        when(applications.authenticate(OTHER_KEY)).thenReturn(Optional.of(OTHER_APPLICATION));
+        when(applications.authenticate(KEY)).thenReturn(new Authentication.Valid(CALLER));
+        when(applications.authenticate(OTHER_KEY)).thenReturn(new Authentication.Valid(OTHER_CALLER));
     }
 
     HttpApi api() {
-        return new HttpApi(donors, applications, CHANGE_TOKEN_SECRET);
+        return new HttpApi(donors, new TrailService(store, store), applications, CHANGE_TOKEN_SECRET);
+    }
+
+    static ApiKey key(long id, Application application, String name, Set<Scope> scopes) {
+        return new ApiKey(id, application.id(), name, scopes, application.createdAt(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    /** Makes {@code secret} a key of the first application with these scopes, and returns it. */
+    String keyWith(String secret, Set<Scope> scopes) {
+        when(applications.authenticate(secret)).thenReturn(new Authentication.Valid(new Caller(APPLICATION,
+                key(20 + scopes.size(), APPLICATION, "Scoped " + scopes, scopes))));
+        return secret;
     }
 
     /** Forgets donors, stubbing and calls between tests; the spy goes on calling the real service. */
@@ -54,7 +75,7 @@ final class ApiFixture {
     }
 
     long addDonor(Application owner, DonorChanges fields) {
-        return store.insert(owner.id(), fields.applyTo(DonorDetails.DEFAULTS), NOW).id();
+        return new RepositoryWrites(store).insert(owner.id(), fields.applyTo(DonorDetails.DEFAULTS), NOW).id();
     }
 
     void addPeople(int count) {

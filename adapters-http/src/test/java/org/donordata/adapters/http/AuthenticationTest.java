@@ -13,6 +13,7 @@ import io.helidon.http.Method;
 import io.helidon.webclient.api.ClientResponseTyped;
 import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webserver.testing.junit5.DirectClient;
+import org.donordata.application.Authentication;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -52,6 +53,19 @@ class AuthenticationTest extends RoutingTestBase {
         if (!key.isEmpty()) {
             assertFalse(response.entity().contains(key));
         }
+        verifyNoInteractions(FIXTURE.donors);
+    }
+
+    @Test
+    void anExpiredKeyIs401SayingSoAndReachesNoRoute() {
+        org.mockito.Mockito.when(FIXTURE.applications.authenticate("expired-key"))
+                .thenReturn(new Authentication.Expired());
+
+        ClientResponseTyped<String> response = client.get("/api/v1/donors/1").header(ApiKeyCheck.API_KEY, "expired-key")
+                .request(String.class);
+
+        assertEquals("This api key has expired; ask the operator for a new one.", failure(response, 401));
+        assertEquals("api-key", response.headers().first(HeaderNames.WWW_AUTHENTICATE).orElseThrow());
         verifyNoInteractions(FIXTURE.donors);
     }
 

@@ -20,6 +20,7 @@ import io.helidon.webclient.api.ClientResponseTyped;
 import io.helidon.webserver.testing.junit5.DirectClient;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorField;
@@ -42,6 +43,13 @@ class DonorRoutesTest extends RoutingTestBase {
         assertEquals(1, service.getInt("api_version"));
         assertEquals(7, service.getJsonObject("application").getInt("id"));
         assertEquals("Charity One", service.getJsonObject("application").getString("name"));
+        JsonObject key = service.getJsonObject("key");
+        assertEquals(11, key.getInt("id"));
+        assertEquals("default", key.getString("name"));
+        assertEquals(List.of("donors:erase", "donors:read", "donors:write", "webhooks:manage"),
+                key.getJsonArray("scopes").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList());
+        assertTrue(key.isNull("expires_at"));
+        assertEquals(4, key.size(), "id, name, scopes and expiry: never the secret");
     }
 
     @Test

@@ -94,10 +94,10 @@ class ErrorMappingTest extends RoutingTestBase {
     @Test
     void aFullWriteQueue_is503WithRetryAfterForEveryWrite() {
         ServiceBusyException full = new ServiceBusyException("the write queue stayed full for 10000 ms");
-        doThrow(full).when(FIXTURE.donors).create(any(), any(), any());
-        doThrow(full).when(FIXTURE.donors).modify(any(), anyLong(), any(), any());
-        doThrow(full).when(FIXTURE.donors).erase(any(), anyLong(), any());
-        doThrow(full).when(FIXTURE.donors).upsert(any(), any(), any(), any(), any());
+        doThrow(full).when(FIXTURE.donors).create(any(), any(), any(), any());
+        doThrow(full).when(FIXTURE.donors).modify(any(), any(), anyLong(), any(), any());
+        doThrow(full).when(FIXTURE.donors).erase(any(), any(), anyLong(), any());
+        doThrow(full).when(FIXTURE.donors).upsert(any(), any(), any(), any(), any(), any());
 
         for (String path : List.of("/api/v1/donors", "/api/v1/donors/1", "/api/v1/donors/external/crm-1")) {
             ClientResponseTyped<String> response = client.post(path).header(ApiKeyCheck.API_KEY, KEY)
@@ -121,9 +121,9 @@ class ErrorMappingTest extends RoutingTestBase {
     @Test
     void anUnusableDatabase_is503SayingWhatMayHaveBeenStored() {
         doThrow(new StorageUnavailableException(StorageUnavailableException.Cause.FULL, false, "full"))
-                .when(FIXTURE.donors).create(any(), any(), any());
+                .when(FIXTURE.donors).create(any(), any(), any(), any());
         doThrow(new StorageUnavailableException(StorageUnavailableException.Cause.UNREACHABLE, true, "gone"))
-                .when(FIXTURE.donors).modify(any(), anyLong(), any(), any());
+                .when(FIXTURE.donors).modify(any(), any(), anyLong(), any(), any());
         doThrow(new StorageUnavailableException(StorageUnavailableException.Cause.UNREACHABLE, false, "gone"))
                 .when(FIXTURE.donors).list(any(), any(), any());
         String body = "{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\"}";

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 abstract class RoutingTestBase {
 
     static final ApiFixture FIXTURE = new ApiFixture();
+    static final HttpApi API = FIXTURE.api();
 
     final DirectClient client;
 
@@ -23,7 +24,7 @@ abstract class RoutingTestBase {
 
     @SetUpRoute
     static void routing(HttpRouting.Builder routing) {
-        FIXTURE.api().routing(routing);
+        API.routing(routing);
     }
 
     @BeforeEach

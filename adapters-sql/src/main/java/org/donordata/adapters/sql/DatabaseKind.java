@@ -151,15 +151,6 @@ public interface DatabaseKind {
     }
 
     /**
-     * Whether DonorRows.insert runs a single statement here (no drawChange, no ordinal numbered in it), which the
-     * database makes atomic without a transaction around it. By default not: the insert, its change number and its
-     * ordinal.
-     */
-    default boolean insertIsOneStatement() {
-        return false;
-    }
-
-    /**
      * Whether the database has room for writes again after writes were refused for want of space (asked by readiness,
      * so that a node out of a load balancer's rotation finds out by itself), given how long ago the last was refused.
      * By default, for a server whose disk this node cannot see: once no write has been refused for {@link #ROOM_QUIET}.

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -26,10 +28,12 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.donordata.adapters.sql.applications.CachedApplicationRepository;
 import org.donordata.adapters.sql.applications.JooqApplicationRepository;
+import org.donordata.adapters.sql.trail.SqlAuditTrail;
 import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.FoldStoredEmails;
 import org.donordata.adapters.sql.donors.SqlDonorRepository;
 import org.donordata.application.ApplicationRepository;
+import org.donordata.application.AuditTrail;
 import org.donordata.application.DonorRepository;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
@@ -59,6 +63,7 @@ public final class SqlDatabase implements AutoCloseable {
     private final DSLContext dsl;
     private final DonorRepository donors;
     private final ApplicationRepository applications;
+    private final AuditTrail trail;
     private final List<AutoCloseable> closedFirst = new ArrayList<>();
     private final StorageFailures failures;
     private final Writes writes;
@@ -73,8 +78,12 @@ public final class SqlDatabase implements AutoCloseable {
         this.failures = new StorageFailures(kind);
         this.kind = kind;
         this.jdbcUrl = settings.jdbcUrl();
+        // Keys' last uses are written off the requests that used them; those under way finish before the pool closes.
+        ExecutorService keyUses = Executors.newVirtualThreadPerTaskExecutor();
+        closedFirst.add(keyUses);
         this.applications = new CachedApplicationRepository(failures.guard(new JooqApplicationRepository(dsl)),
-                apiKeyCacheLifetime, Ticker.systemTicker());
+                apiKeyCacheLifetime, Ticker.systemTicker(), keyUses);
+        this.trail = failures.guard(new SqlAuditTrail(dsl));
         DatabaseKind.Access access = kind.access(dsl, dataSource, settings);
         closedFirst.addAll(access.closedFirst());
         Reads reads = access.reads();
@@ -140,6 +149,11 @@ public final class SqlDatabase implements AutoCloseable {
 
     public DonorRepository donors() {
         return donors;
+    }
+
+    /** The trail of changes and key events, as it is read. */
+    public AuditTrail trail() {
+        return trail;
     }
 
     public ApplicationRepository applications() {

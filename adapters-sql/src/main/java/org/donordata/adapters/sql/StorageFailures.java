@@ -13,9 +13,14 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import org.donordata.application.Actor;
+import org.donordata.application.ApiKey;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.ApplicationRepository;
+import org.donordata.application.AuditRecord;
+import org.donordata.application.AuditTrail;
+import org.donordata.application.Caller;
 import org.donordata.application.KeyHash;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.application.StorageUnavailableException.Cause;
@@ -169,10 +174,20 @@ final class StorageFailures {
             public <T> T write(Write<T> write) {
                 return StorageFailures.this.write(() -> writes.write(write));
             }
+        };
+    }
+
+    /** The trail's reads through this. */
+    AuditTrail guard(AuditTrail trail) {
+        return new AuditTrail() {
+            @Override
+            public List<AuditRecord> history(ApplicationId owner, long donorId, long offset, int count) {
+                return read(() -> trail.history(owner, donorId, offset, count));
+            }
 
             @Override
-            public <T> T writeStatement(Write<T> write) {
-                return StorageFailures.this.write(() -> writes.writeStatement(write));
+            public List<AuditRecord> audit(ApplicationId owner, Instant since, long afterSequence, int count) {
+                return read(() -> trail.audit(owner, since, afterSequence, count));
             }
         };
     }
@@ -181,8 +196,8 @@ final class StorageFailures {
     ApplicationRepository guard(ApplicationRepository applications) {
         return new ApplicationRepository() {
             @Override
-            public Application create(String name, KeyHash keyHash, Instant now) {
-                return write(() -> applications.create(name, keyHash, now));
+            public Caller create(String name, NewKey firstKey, Actor actor, Instant now) {
+                return write(() -> applications.create(name, firstKey, actor, now));
             }
 
             @Override
@@ -191,18 +206,54 @@ final class StorageFailures {
             }
 
             @Override
+            public Optional<Application> find(ApplicationId id) {
+                return read(() -> applications.find(id));
+            }
+
+            @Override
             public Optional<Application> findByName(String name) {
                 return read(() -> applications.findByName(name));
             }
 
             @Override
-            public Optional<Application> findByKeyHash(KeyHash keyHash) {
-                return read(() -> applications.findByKeyHash(keyHash));
+            public List<ApiKey> keys(ApplicationId application) {
+                return read(() -> applications.keys(application));
             }
 
             @Override
-            public boolean replaceKey(ApplicationId id, KeyHash keyHashOrNull) {
-                return write(() -> applications.replaceKey(id, keyHashOrNull));
+            public Optional<ApiKey> key(long id) {
+                return read(() -> applications.key(id));
+            }
+
+            @Override
+            public ApiKey addKey(ApplicationId application, NewKey key, Actor actor, Instant now) {
+                return write(() -> applications.addKey(application, key, actor, now));
+            }
+
+            @Override
+            public ApiKey rotate(ApiKey old, KeyHash hash, Instant oldEndsAt, Actor actor, Instant now) {
+                return write(() -> applications.rotate(old, hash, oldEndsAt, actor, now));
+            }
+
+            @Override
+            public void revoke(ApiKey key, Actor actor, Instant now) {
+                write(() -> {
+                    applications.revoke(key, actor, now);
+                    return null;
+                });
+            }
+
+            @Override
+            public Optional<Caller> findByKeyHash(KeyHash hash) {
+                return read(() -> applications.findByKeyHash(hash));
+            }
+
+            @Override
+            public void recordUse(long keyId, Instant at) {
+                write(() -> {
+                    applications.recordUse(keyId, at);
+                    return null;
+                });
             }
         };
     }

@@ -12,7 +12,7 @@ import org.jooq.DSLContext;
  */
 public interface Writes {
 
-    /** A write, run within a transaction, or on its own when it is one statement ({@link #writeStatement}). */
+    /** A write, run within a transaction. */
     @FunctionalInterface
     interface Write<T> {
         T apply(DSLContext transaction);
@@ -41,14 +41,6 @@ public interface Writes {
     }
 
     /**
-     * A write of one statement, which the database makes atomic by itself, so a strategy may run it without a
-     * transaction around it: by default, as any write.
-     */
-    default <T> T writeStatement(Write<T> write) {
-        return write(write);
-    }
-
-    /**
      * Every write in a transaction of its own on a pooled connection: how PostgreSQL is written, where the server and
      * every node's pool handle concurrent writers, and the server groups concurrent commits' syncs itself.
      */
@@ -57,13 +49,6 @@ public interface Writes {
         @Override
         public <T> T write(Write<T> write) {
             return dsl.transactionResult(transaction -> write.apply(transaction.dsl()));
-        }
-
-        // In autocommit, the statement is its own transaction: one round trip instead of BEGIN…COMMIT's two, the way
-        // pgbench inserts.
-        @Override
-        public <T> T writeStatement(Write<T> write) {
-            return write.apply(dsl);
         }
     }
 }

@@ -48,8 +48,7 @@ abstract class DatabaseKindContract extends DonorRepositoryTestBase {
     }
 
     private static void insertApplication(DSLContext dsl, String name) {
-        dsl.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, name).set(APPLICATIONS.KEY_HASH, (String) null)
-                .set(APPLICATIONS.CREATED_AT, NOW).execute();
+        dsl.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, name).set(APPLICATIONS.CREATED_AT, NOW).execute();
     }
 
     @Test
@@ -127,7 +126,7 @@ abstract class DatabaseKindContract extends DonorRepositoryTestBase {
                     List<Long> mine = new ArrayList<>();
                     for (int i = 0; i < writesPerWriter; i++) {
                         if (mine.size() < 5 || random.nextInt(3) == 0) {
-                            mine.add(node.donors().insert(owner, person("Racer " + i, null), CREATED).id());
+                            mine.add(new RepositoryWrites(node.donors()).insert(owner, person("Racer " + i, null), CREATED).id());
                         } else {
                             long id = mine.get(random.nextInt(mine.size()));
                             String notes = "change " + i;

@@ -5,11 +5,17 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.ApplicationRepository;
+import org.donordata.application.Caller;
 import org.donordata.application.KeyHash;
 import org.donordata.application.RepositoryWrites;
+import org.donordata.application.Scope;
+import org.donordata.application.TestApplications;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
@@ -23,22 +29,30 @@ public final class DonorFixture {
 
     /** Every key the fixture ever issues, the retired ones included, so tests can look each one up. */
     static final List<String> KEYS = List.of("key of the Förderverein", "old key of the crm", "key of the crm",
-            "key of the mailing tool");
+            "key of the mailing tool", "key of the crm's donation form");
 
     static final Instant START = Instant.parse("2019-03-04T05:06:07.123456Z");
 
     private DonorFixture() {
     }
 
-    /** Three applications, the last with a revoked key, and {@code donors} donors spread over them. */
+    /**
+     * Three applications, the second with a key rotated away and a scoped key that expires, the last with its key
+     * revoked, and {@code donors} donors spread over them.
+     */
     public static List<Application> fill(SqlDatabase database, int donors) {
-        Application forderverein = database.applications().create("Förderverein 🎻", KeyHash.of(KEYS.get(0)), START);
-        Application crm = database.applications().create("crm", KeyHash.of(KEYS.get(1)), START.plusMillis(1));
-        database.applications().replaceKey(crm.id(), KeyHash.of(KEYS.get(2)));
-        Application mailing = database.applications().create("Mailing tool, retired", KeyHash.of(KEYS.get(3)),
+        ApplicationRepository keys = database.applications();
+        Application forderverein = TestApplications.create(keys, "Förderverein 🎻", KEYS.get(0), START).application();
+        Caller crm = TestApplications.create(keys, "crm", KEYS.get(1), START.plusMillis(1));
+        keys.rotate(crm.key(), KeyHash.of(KEYS.get(2)), START.plusMillis(2), RepositoryWrites.TESTER,
+                START.plusMillis(2));
+        keys.addKey(crm.application().id(), new ApplicationRepository.NewKey("Donation form",
+                Set.of(Scope.DONORS_WRITE), KeyHash.of(KEYS.get(4)), Optional.of(START.plusSeconds(3_600))),
+                RepositoryWrites.TESTER, START.plusMillis(3));
+        Caller mailing = TestApplications.create(keys, "Mailing tool, retired", KEYS.get(3),
                 START.plusSeconds(86_400).plusNanos(1_000));
-        database.applications().replaceKey(mailing.id(), null);
-        List<Application> applications = List.of(forderverein, crm, mailing);
+        keys.revoke(mailing.key(), RepositoryWrites.TESTER, START.plusSeconds(86_401));
+        List<Application> applications = List.of(forderverein, crm.application(), mailing.application());
         addDonors(database, applications, 0, donors);
         return database.applications().list();
     }
@@ -49,7 +63,7 @@ public final class DonorFixture {
             int i = n;
             ApplicationId owner = applications.get(i % applications.size()).id();
             Instant created = createdAt(i);
-            long id = database.donors().insert(owner, details(i), created).id();
+            long id = new RepositoryWrites(database.donors()).insert(owner, details(i), created).id();
             if (i % 7 == 0) {
                 new RepositoryWrites(database.donors()).modify(owner, id, ExpectedVersion.ANY, d -> changed(d, i),
                         created.plus(Duration.ofDays(i)));

@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.stream.LongStream;
 
 import org.donordata.application.ApplicationId;
+import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
     @Test
     void ordinalsNumberEachApplicationsDonorsInIdOrderWithoutGaps() {
         for (int i = 0; i < 12; i++) {
-            donors.insert(i % 3 == 0 ? otherOwner : owner, person("Donor " + i, null), CREATED);
+            new RepositoryWrites(donors).insert(i % 3 == 0 ? otherOwner : owner, person("Donor " + i, null), CREATED);
         }
 
         assertOrdinalsFollowIds(owner);
@@ -37,7 +38,7 @@ abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
     void everyOffsetGivesTheDonorsAnIdOrderedOffsetWould() {
         List<Long> ownIds = new ArrayList<>();
         for (int i = 0; i < 25; i++) {
-            Donor stored = donors.insert(i % 4 == 1 ? otherOwner : owner, person("Donor " + i, null), CREATED);
+            Donor stored = new RepositoryWrites(donors).insert(i % 4 == 1 ? otherOwner : owner, person("Donor " + i, null), CREATED);
             if (i % 4 != 1) {
                 ownIds.add(stored.id());
             }
@@ -58,7 +59,7 @@ abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
             for (int i = 0; i < 40; i++) {
                 SqlDatabase node = i % 2 == 0 ? database : secondNode;
                 String name = "Racer " + i;
-                creates.add(() -> node.donors().insert(owner, person(name, null), CREATED).id());
+                creates.add(() -> new RepositoryWrites(node.donors()).insert(owner, person(name, null), CREATED).id());
             }
             for (Future<Long> created : threads.invokeAll(creates)) {
                 created.get();

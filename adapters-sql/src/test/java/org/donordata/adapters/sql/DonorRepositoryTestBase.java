@@ -8,7 +8,7 @@ import java.time.Instant;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.DonorRepositoryContract;
-import org.donordata.application.KeyHash;
+import org.donordata.application.TestApplications;
 import org.donordata.domain.DonorDetails;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,8 +28,8 @@ public abstract class DonorRepositoryTestBase extends DatabaseTestBase {
 
     @BeforeEach
     void addTwoApplications() {
-        owner = database.applications().create("owner", KeyHash.of("owner key"), CREATED).id();
-        otherOwner = database.applications().create("other", KeyHash.of("other key"), CREATED).id();
+        owner = TestApplications.create(database.applications(), "owner", "owner key", CREATED).application().id();
+        otherOwner = TestApplications.create(database.applications(), "other", "other key", CREATED).application().id();
         donors = database.donors();
     }
 

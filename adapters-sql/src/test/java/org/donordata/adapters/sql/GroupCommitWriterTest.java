@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.DonorRows;
 import org.donordata.adapters.sql.sqlite.SqliteKind;
+import org.donordata.application.RepositoryWrites;
 import org.donordata.application.ServiceBusyException;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
@@ -56,7 +57,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         List<Future<Donor>> creates = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             String name = "Donor " + i;
-            creates.add(callers.submit(() -> donors.insert(owner, person(name, null), CREATED)));
+            creates.add(callers.submit(() -> new RepositoryWrites(donors).insert(owner, person(name, null), CREATED)));
         }
         HashSet<Long> ids = new HashSet<>();
         for (Future<Donor> create : creates) {

@@ -33,6 +33,22 @@ class MariadbSuiteIT {
     }
 
     @Nested
+    class Trail extends TrailContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class KeyMigration extends KeyMigrationContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class Storage extends SqlStorageContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

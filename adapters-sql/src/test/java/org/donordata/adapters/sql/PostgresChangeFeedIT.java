@@ -34,8 +34,8 @@ class PostgresChangeFeedIT extends DonorRepositoryTestBase {
 
     @Test
     void aChangeThatCommitsAfterALaterOneIsHandedOutNotSkipped() throws Exception {
-        Donor slow = donors.insert(owner, person("Slow", null), CREATED);
-        Donor fast = donors.insert(owner, person("Fast", null), CREATED);
+        Donor slow = new RepositoryWrites(donors).insert(owner, person("Slow", null), CREATED);
+        Donor fast = new RepositoryWrites(donors).insert(owner, person("Fast", null), CREATED);
         ChangePosition seen = donors.changesAfter(owner, ChangePosition.START, 30).getLast().position();
 
         try (Connection writer = connect()) {

@@ -14,6 +14,7 @@ import java.util.List;
 
 import org.donordata.adapters.sql.postgres.PostgresKind;
 import org.donordata.adapters.sql.postgres.OrdinalNumbering;
+import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.jooq.impl.DSL;
@@ -36,12 +37,12 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
      */
     @Test
     void noDonorIsNumberedWhileAnInsertOfASmallerIdMayStillCommit() throws Exception {
-        long first = donors.insert(owner, person("First", null), CREATED).id();
+        long first = new RepositoryWrites(donors).insert(owner, person("First", null), CREATED).id();
         numberEveryDonor(database);
         try (Connection slow = connect()) {
             slow.setAutoCommit(false);
             long pending = insertLikeTheService(slow);
-            long later = donors.insert(owner, person("Later", null), CREATED).id();
+            long later = new RepositoryWrites(donors).insert(owner, person("Later", null), CREATED).id();
 
             runRounds(5);
 
@@ -60,8 +61,8 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
     void everyOffsetIsExactWhateverPartIsNumbered() throws Exception {
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
-            ids.add(donors.insert(owner, person("Donor " + i, null), CREATED).id());
-            donors.insert(otherOwner, person("Other " + i, null), CREATED);
+            ids.add(new RepositoryWrites(donors).insert(owner, person("Donor " + i, null), CREATED).id());
+            new RepositoryWrites(donors).insert(otherOwner, person("Other " + i, null), CREATED);
         }
         numberEveryDonor(database);
         try (Connection blocker = connect()) {
@@ -69,7 +70,7 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
             // An open transaction with an id keeps every later horizon from being reached: nothing more is numbered.
             blocker.createStatement().execute("select pg_current_xact_id()");
             for (int i = 0; i < 13; i++) {
-                ids.add(donors.insert(owner, person("Newer " + i, null), CREATED).id());
+                ids.add(new RepositoryWrites(donors).insert(owner, person("Newer " + i, null), CREATED).id());
             }
             runRounds(3);
             assertEquals(12, numberedIds().size(), "the newer donors are not numbered yet");

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 import org.donordata.application.Application;
+import org.donordata.application.Caller;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.KeyHash;
 import org.donordata.domain.Donor;
@@ -13,12 +14,12 @@ import org.donordata.domain.DonorFilter;
  * Everything the repositories tell about a database, for comparing two field by field: its applications, which
  * application each of the fixture's keys finds (so the key hashes are compared too), and every donor.
  */
-public record RepositorySnapshot(List<Application> applications, List<Optional<Application>> keyLookups,
+public record RepositorySnapshot(List<Application> applications, List<Optional<Caller>> keyLookups,
         List<Donor> donors) {
 
     public static RepositorySnapshot of(SqlDatabase database) {
         List<Application> applications = database.applications().list();
-        List<Optional<Application>> keyLookups = DonorFixture.KEYS.stream()
+        List<Optional<Caller>> keyLookups = DonorFixture.KEYS.stream()
                 .map(key -> database.applications().findByKeyHash(KeyHash.of(key)))
                 .toList();
         List<Donor> donors = applications.stream()

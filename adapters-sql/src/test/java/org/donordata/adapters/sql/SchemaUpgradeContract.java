@@ -91,7 +91,7 @@ abstract class SchemaUpgradeContract extends DonorRepositoryTestBase {
                 ApplicationId second = migrated.applications().findByName("second").orElseThrow().id();
                 assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), ordinals(migrated, first));
                 assertEquals(List.of(1L, 2L, 3L), ordinals(migrated, second));
-                Donor added = migrated.donors().insert(second, person("New", null), LATER);
+                Donor added = new RepositoryWrites(migrated.donors()).insert(second, person("New", null), LATER);
                 numberEveryDonor(migrated);
                 assertEquals(List.of(1L, 2L, 3L, 4L), ordinals(migrated, second));
                 assertEquals(added.id(), migrated.donors().list(second, DonorFilter.NONE, 3, 30).getFirst().id());

@@ -13,6 +13,8 @@ import java.util.List;
 
 import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyHash;
+import org.donordata.application.RepositoryWrites;
+import org.donordata.application.TestApplications;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,9 +68,9 @@ class SqlDatabaseTest {
                 Instant.parse("2024-05-01T09:30:00.000001Z"), Instant.parse("2024-05-01T09:30:00.1Z"),
                 Instant.parse("2024-05-01T09:30:00.100001Z"), Instant.parse("2024-05-01T09:30:01Z"));
         try (SqlDatabase database = openSqlite()) {
-            ApplicationId owner = database.applications().create("a", KeyHash.of("k"), ascending.getFirst()).id();
+            ApplicationId owner = TestApplications.create(database.applications(), "a", "k", ascending.getFirst()).application().id();
             List<Long> idsInTimeOrder = ascending.reversed().stream()
-                    .map(at -> database.donors().insert(owner, DonorRepositoryTestBase.person("T", null), at).id())
+                    .map(at -> new RepositoryWrites(database.donors()).insert(owner, DonorRepositoryTestBase.person("T", null), at).id())
                     .toList().reversed();
 
             assertEquals("2024-05-01 09:30:00.100001+00:00",

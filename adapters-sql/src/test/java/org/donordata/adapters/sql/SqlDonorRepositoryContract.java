@@ -6,6 +6,7 @@ import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.DonorRepositoryContract;
 import org.donordata.application.KeyHash;
+import org.donordata.application.TestApplications;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,7 @@ abstract class SqlDonorRepositoryContract extends DonorRepositoryContract {
 
     @Override
     protected ApplicationId newApplication(String name) {
-        return databases.first().applications().create(name, KeyHash.of(name), CREATED).id();
+        return TestApplications.create(databases.first().applications(), name, name, CREATED).application().id();
     }
 
     @Override

@@ -14,6 +14,7 @@ import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyHash;
 import org.donordata.application.RepositoryWrites;
+import org.donordata.application.TestApplications;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorFilter;
@@ -37,22 +38,22 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
     void aDonorOfNoApplicationIsRefusedByTheDatabase() {
         ApplicationId unknown = new ApplicationId(otherOwner.value() + 1);
 
-        assertThrows(DataAccessException.class, () -> donors.insert(unknown, person("Nobody's", null), CREATED));
+        assertThrows(DataAccessException.class, () -> new RepositoryWrites(donors).insert(unknown, person("Nobody's", null), CREATED));
         assertEquals(List.of(), donors.list(unknown, DonorFilter.NONE, 0, 30));
     }
 
     @Test
     void aKeyHashCollisionIsADatabaseErrorNotADuplicateName() {
-        database.applications().create("crm", KeyHash.of("shared"), CREATED);
+        TestApplications.create(database.applications(), "crm", "shared", CREATED).application();
 
         assertThrows(DataAccessException.class,
-                () -> database.applications().create("mailing", KeyHash.of("shared"), CREATED));
+                () -> TestApplications.create(database.applications(), "mailing", "shared", CREATED).application());
     }
 
     @Test
     void reopeningMigratesNothingAgainAndKeepsEveryRow() {
         DonorDetails ada = person("Ada", "crm-1");
-        long donorId = donors.insert(owner, ada, CREATED).id();
+        long donorId = new RepositoryWrites(donors).insert(owner, ada, CREATED).id();
         List<Application> applications = database.applications().list();
         int migrationsApplied = migrationHistorySize();
         database.close();
@@ -88,7 +89,7 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
 
     @Test
     void oneRecordingCreateInEightDeletesAtMostAHundredExpiredKeys() {
-        long donorId = donors.insert(owner, person("Old", null), CREATED).id();
+        long donorId = new RepositoryWrites(donors).insert(owner, person("Old", null), CREATED).id();
         var rows = database.dsl().insertInto(IDEMPOTENCY_KEYS, IDEMPOTENCY_KEYS.APPLICATION_ID,
                 IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, IDEMPOTENCY_KEYS.FINGERPRINT, IDEMPOTENCY_KEYS.DONOR_ID,
                 IDEMPOTENCY_KEYS.CREATED_AT);
@@ -112,7 +113,7 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
 
     @Test
     void aKeyedCreateThatFailsRecordsNoKey() {
-        donors.insert(owner, person("Ada", "crm-1"), CREATED);
+        new RepositoryWrites(donors).insert(owner, person("Ada", "crm-1"), CREATED);
 
         assertThrows(DuplicateExternalIdException.class,
                 () -> insertOnce(owner, KEY, person("Ada", "crm-1"), CREATED.plusSeconds(1)));

@@ -32,6 +32,22 @@ class SqliteSuiteTest {
     }
 
     @Nested
+    class Trail extends TrailContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
+    class KeyMigration extends KeyMigrationContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class Storage extends SqlStorageContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

@@ -11,11 +11,16 @@ import org.jooq.Table;
 import org.jooq.TableField;
 import org.jooq.impl.DSL;
 
-/** A table that {@link DatabaseCopy} copies row by row, in the order of the constants: donors refer to applications. */
+/**
+ * A table that {@link DatabaseCopy} copies row by row, in the order of the constants: keys and donors refer to
+ * applications, the trail to all three.
+ */
 public enum CopiedTable {
 
     APPLICATIONS(Tables.APPLICATIONS, Tables.APPLICATIONS.ID, "application"),
+    API_KEYS(Tables.API_KEYS, Tables.API_KEYS.ID, "key"),
     DONORS(Tables.DONORS, Tables.DONORS.ID, "donor"),
+    AUDIT_TRAIL(Tables.AUDIT_TRAIL, Tables.AUDIT_TRAIL.ID, "trail record"),
     // The sync feed's tokens given out by the source stay valid on the target.
     INSTALLATION_SECRETS(Tables.INSTALLATION_SECRETS, Tables.INSTALLATION_SECRETS.ID, "installation secret");
 

@@ -3,7 +3,9 @@ package org.donordata.adapters.sql.copy;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -14,8 +16,9 @@ import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * Copies every application (its key hash included, null for a revoked key), every donor and the installation's
- * secrets (so that sync tokens the source gave out stay valid) from one database to another, with the same ids and the same column values (donors' versions included): how an installation moves from
+ * Copies every application, every key (hashes, scopes, states), every donor, the whole trail and the installation's
+ * secrets (so that sync tokens the source gave out stay valid) from one database to another, with the same ids and the
+ * same column values (donors' versions included): how an installation moves from
  * SQLite to PostgreSQL, though any pair of supported databases works. Stop the service on both sides while it runs.
  * Idempotency keys are not copied: they are remembered for a day only, so a client that retries a create across the
  * move may create its donor twice.
@@ -43,7 +46,7 @@ public final class DatabaseCopy {
     public interface Progress {
 
         /**
-         * @param table "applications", "donors" or "installation_secrets", in that order
+         * @param table the name of a table of {@link CopiedTable}, in its order
          * @param done the rows handled so far, copied or found in the target already
          * @param total the rows the source held when this table's copy began
          */
@@ -92,9 +95,12 @@ public final class DatabaseCopy {
         Objects.requireNonNull(progress, "progress");
         long started = System.nanoTime();
         TableCopy tables = new TableCopy(source, target, batchSize);
-        TableCopy.Counts applications = tables.copy(CopiedTable.APPLICATIONS, progress);
-        TableCopy.Counts donors = tables.copy(CopiedTable.DONORS, progress);
-        tables.copy(CopiedTable.INSTALLATION_SECRETS, progress);
+        Map<CopiedTable, TableCopy.Counts> counts = new EnumMap<>(CopiedTable.class);
+        for (CopiedTable table : CopiedTable.values()) {
+            counts.put(table, tables.copy(table, progress));
+        }
+        TableCopy.Counts applications = counts.get(CopiedTable.APPLICATIONS);
+        TableCopy.Counts donors = counts.get(CopiedTable.DONORS);
         // Ordinals and change numbers are not copied: the target numbers the donors it holds, and counts changes on
         // from the largest it holds, so a sync token taken on the source means the same on the target.
         target.transaction(transaction -> {

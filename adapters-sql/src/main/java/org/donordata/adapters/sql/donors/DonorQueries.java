@@ -19,6 +19,7 @@ import java.util.Set;
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
 import org.donordata.application.DonorDocument;
@@ -50,11 +51,12 @@ import org.jooq.impl.DSL;
  * @param changes a page of the sync feed, as documents
  * @param insert a new donor (its id is the generated key)
  * @param update a donor's new details, timestamp, version, change number, and when it was erased (null)
+ * @param trail a record of a change
  */
 public record DonorQueries(DatabaseKind kind, Statement find, Statement findForUpdate, Statement page,
         Map<Set<Criterion>, Statement> filteredPages, DonorColumns.Documents documentColumns, Reading documents,
         Statement insert, Statement update, Statement changes, Statement findByExternalIdForUpdate,
-        IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert) {
+        IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail) {
 
     /** The reads of one selection: a donor by id, a page in id order, a filtered page. */
     record Reading(Statement find, Statement page, Map<Set<Criterion>, Statement> filteredPages) {
@@ -125,7 +127,7 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
                 Statement.render(renderer, insert(kind)), Statement.render(renderer, update(kind)),
                 Statement.render(renderer, changes(kind, documents)),
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)),
-                IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind));
+                IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {

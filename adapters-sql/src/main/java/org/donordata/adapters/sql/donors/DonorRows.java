@@ -13,6 +13,7 @@ import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.DonorChangeRecord;
 import org.donordata.application.DonorTransaction;
 import org.donordata.application.KeyUse;
 import org.donordata.domain.Donor;
@@ -26,8 +27,7 @@ import org.jooq.exception.DataAccessException;
 
 /**
  * A write's transaction on one owner's donor rows (DonorTransaction), run by the node's Writes (one per request, or
- * one per group of them), all stamped with the same instant; an insert that is one statement
- * (DatabaseKind.insertIsOneStatement) may run on its own in autocommit.
+ * one per group of them), all stamped with the same instant, each change with its record in the trail.
  */
 public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Instant now) implements DonorTransaction {
 
@@ -108,6 +108,12 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
     @Override
     public void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo) {
         new IdempotencyKeyRows(this).record(key, use, expiredUpTo);
+    }
+
+    @Override
+    public void record(DonorChangeRecord change) {
+        queries.trail().donorChanged(tx, owner, change.donorId(), change.action(),
+                change.fields().stream().map(DonorField::key).toList(), change.actor(), change.version(), now);
     }
 
     private Donor update(Donor stored, DonorDetails after, Instant erasedAt) {

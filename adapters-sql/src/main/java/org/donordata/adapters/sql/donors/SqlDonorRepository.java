@@ -16,7 +16,6 @@ import org.donordata.application.DonorRepository;
 import org.donordata.application.DonorTransaction;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
-import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorFilter;
 
 /**
@@ -79,12 +78,6 @@ public final class SqlDonorRepository implements DonorRepository {
         DonorRepository.checkedCount(count);
         return read(queries.changes(), byId(owner, after.donorId()).set(DonorQueries.CHANGE, after.change())
                 .set(DonorQueries.COUNT, count), changes -> queries.changed(changes, count));
-    }
-
-    @Override
-    public Donor insert(ApplicationId owner, DonorDetails details, Instant now) {
-        Writes.Write<Donor> insert = tx -> new DonorRows(tx, queries, owner, now).insert(details);
-        return queries.kind().insertIsOneStatement() ? writes.writeStatement(insert) : writes.write(insert);
     }
 
     /** The write runs in the transaction its Writes gives it, on this node's connections: see DonorRows. */

@@ -142,12 +142,6 @@ public final class PostgresKind implements DatabaseKind {
         return false;
     }
 
-    // The change number is computed in the insert (changeNumber), and the ordinal numbered later.
-    @Override
-    public boolean insertIsOneStatement() {
-        return true;
-    }
-
     // The server and every node's pool handle concurrent readers and writers; new donors are numbered off the
     // request path (OrdinalNumbering).
     @Override

@@ -19,8 +19,12 @@ import org.donordata.adapters.sql.TestDatabase;
 import org.donordata.adapters.sql.copy.DatabaseCopy.Progress;
 import org.donordata.adapters.sql.copy.DatabaseCopy.Result;
 import org.donordata.application.Application;
-import org.donordata.application.KeyHash;
+import org.donordata.application.ApiKey;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.RepositoryWrites;
+import org.donordata.application.TestApplications;
 import org.donordata.domain.Donor;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,7 +84,9 @@ abstract class DatabaseCopyContract {
         assertCounts(result, 3, 0, DONOR_COUNT, 0);
         assertTrue(result.verified(), result.differences()::toString);
         assertTargetEqualsSource();
-        assertFalse(target.applications().list().getLast().keyActive(), "the revoked key stays revoked");
+        ApplicationId mailing = target.applications().list().getLast().id();
+        assertEquals(ApiKey.State.REVOKED, target.applications().keys(mailing).getFirst().state(LATER),
+                "the revoked key stays revoked");
     }
 
     @Test
@@ -111,7 +117,8 @@ abstract class DatabaseCopyContract {
     void rowsAddedToTheSourceSinceAnEarlierCopyAreCopiedByTheNextRun() {
         copy(QUIET);
         List<Application> withANewOne = new ArrayList<>(applications);
-        withANewOne.add(source.applications().create("Newcomer ✨", KeyHash.of("newcomer key"), LATER));
+        withANewOne.add(TestApplications.create(source.applications(), "Newcomer ✨", "newcomer key", LATER)
+                .application());
         DonorFixture.addDonors(source, withANewOne, DONOR_COUNT, DONOR_COUNT + 100);
 
         Result next = copy(QUIET);
@@ -125,7 +132,7 @@ abstract class DatabaseCopyContract {
     void aTargetRowThatDiffersStopsTheCopyNamingItAndNothingOfItsBatchIsWritten() {
         assertThrows(IllegalStateException.class, () -> copy(INTERRUPTED_AFTER_FIRST_DONOR_BATCH));
         // Someone served clients from the half-copied target: its new donor takes an id the source also has.
-        Donor intruder = target.donors().insert(applications.getFirst().id(), DonorRepositoryTestBase.person("I",
+        Donor intruder = new RepositoryWrites(target.donors()).insert(applications.getFirst().id(), DonorRepositoryTestBase.person("I",
                 null), LATER);
 
         DatabaseCopyException refused = assertThrows(DatabaseCopyException.class, () -> copy(QUIET));
@@ -139,7 +146,7 @@ abstract class DatabaseCopyContract {
 
     @Test
     void aTargetWithAnApplicationOfItsOwnIsRefused() {
-        Application own = target.applications().create("own", KeyHash.of("own key"), LATER);
+        Application own = TestApplications.create(target.applications(), "own", "own key", LATER).application();
 
         DatabaseCopyException refused = assertThrows(DatabaseCopyException.class, () -> copy(QUIET));
 
@@ -152,10 +159,12 @@ abstract class DatabaseCopyContract {
     @Test
     void aTargetRowRepeatingAUniqueValueUnderAnotherIdStopsTheCopyAndNothingOfItsBatchIsWritten() {
         for (String placeholder : List.of("first", "second", "third")) {
-            target.applications().create(placeholder, KeyHash.of(placeholder), LATER);
+            TestApplications.create(target.applications(), placeholder, placeholder, LATER).application();
         }
+        target.dsl().deleteFrom(CopiedTable.AUDIT_TRAIL.table()).execute();
+        target.dsl().deleteFrom(CopiedTable.API_KEYS.table()).execute();
         target.dsl().deleteFrom(CopiedTable.APPLICATIONS.table()).execute();
-        Application sameName = target.applications().create("crm", KeyHash.of("another key"), LATER);
+        Application sameName = TestApplications.create(target.applications(), "crm", "another key", LATER).application();
 
         DatabaseCopyException refused = assertThrows(DatabaseCopyException.class, () -> copy(QUIET));
 
@@ -170,8 +179,8 @@ abstract class DatabaseCopyContract {
         long lastApplicationId = applications.getLast().id().value();
         long lastDonorId = RepositorySnapshot.of(source).donors().stream().mapToLong(Donor::id).max().orElseThrow();
 
-        Application created = target.applications().create("after the move", KeyHash.of("fresh key"), LATER);
-        Donor donor = target.donors().insert(created.id(), DonorRepositoryTestBase.person("New", null), LATER);
+        Application created = TestApplications.create(target.applications(), "after the move", "fresh key", LATER).application();
+        Donor donor = new RepositoryWrites(target.donors()).insert(created.id(), DonorRepositoryTestBase.person("New", null), LATER);
 
         assertEquals(lastApplicationId + 1, created.id().value());
         assertEquals(lastDonorId + 1, donor.id());
@@ -183,8 +192,10 @@ abstract class DatabaseCopyContract {
 
         copy((table, done, total) -> reported.add(table + " " + done + "/" + total));
 
-        assertEquals(List.of("applications 0/3", "applications 3/3", "donors 0/300", "donors 64/300",
-                "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300", "installation_secrets 0/0"),
+        assertEquals(List.of("applications 0/3", "applications 3/3", "api_keys 0/5", "api_keys 5/5", "donors 0/300",
+                "donors 64/300", "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300",
+                "audit_trail 0/349", "audit_trail 64/349", "audit_trail 128/349", "audit_trail 192/349",
+                "audit_trail 256/349", "audit_trail 320/349", "audit_trail 349/349", "installation_secrets 0/0"),
                 reported);
     }
 
@@ -201,15 +212,18 @@ abstract class DatabaseCopyContract {
     @Test
     void verificationReportsARowTheTargetHasAndTheSourceLacks() {
         copy(QUIET);
-        Donor extra = target.donors().insert(applications.getFirst().id(), DonorRepositoryTestBase.person("X", null),
+        Donor extra = new RepositoryWrites(target.donors()).insert(applications.getFirst().id(), DonorRepositoryTestBase.person("X", null),
                 LATER);
 
         Result rerun = copy(QUIET);
 
         assertCounts(rerun, 0, 3, 0, DONOR_COUNT);
         assertFalse(rerun.verified());
+        long record = target.dsl().fetchValue(DSL.select(DSL.max(CopiedTable.AUDIT_TRAIL.id()))
+                .from(CopiedTable.AUDIT_TRAIL.table()));
         assertEquals(List.of("The source holds 300 donors, the target 301. The target holds donor " + extra.id()
-                + ", which the source lacks."), rerun.differences());
+                + ", which the source lacks.", "The source holds 349 audit_trail, the target 350. The target holds"
+                + " trail record " + record + ", which the source lacks."), rerun.differences());
     }
 
     @Test

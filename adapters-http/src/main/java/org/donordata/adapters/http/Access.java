@@ -1,0 +1,66 @@
+package org.donordata.adapters.http;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import io.helidon.http.Method;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import org.donordata.application.Caller;
+import org.donordata.application.Scope;
+
+/**
+ * What each route needs of the calling key (contract section 14), declared where the route is registered and checked
+ * in this one place before its handler runs: after authentication, before anything else, so a key without the scope
+ * learns nothing about what the path names. Deny by default: a handler gets the caller only from here, so a route
+ * registered without saying what it needs has no caller to act for.
+ */
+final class Access {
+
+    /** A route's handler, given the caller the check let through. */
+    @FunctionalInterface
+    interface CallerHandler {
+        void handle(ServerRequest req, ServerResponse res, Caller caller);
+    }
+
+    /** What a route needs, and its handler. */
+    record Route(Optional<Scope> scope, CallerHandler handler) {
+    }
+
+    /** A route as registered: what a test walks to show that every one checks its scope. */
+    record Registered(Method method, String path, Optional<Scope> scope) {
+    }
+
+    // A set: the same API may build more than one routing (a test, a server), each registering every route.
+    private final Set<Registered> registered = new LinkedHashSet<>();
+
+    /** A route that needs this scope. */
+    static Route needs(Scope scope, CallerHandler handler) {
+        return new Route(Optional.of(scope), handler);
+    }
+
+    /** A route that any valid key may call. */
+    static Route anyKey(CallerHandler handler) {
+        return new Route(Optional.empty(), handler);
+    }
+
+    /** The route's handler behind its check, noted as registered for {@code method} on {@code path}. */
+    Handler guard(Method method, String path, Route route) {
+        registered.add(new Registered(method, path, route.scope()));
+        return (req, res) -> {
+            Caller caller = ApiKeyCheck.authenticated(req)
+                    .orElseThrow(() -> new IllegalStateException("route reached without the api-key check"));
+            if (route.scope().isPresent() && !caller.allows(route.scope().get())) {
+                throw ApiException.forbidden(route.scope().get());
+            }
+            route.handler().handle(req, res, caller);
+        };
+    }
+
+    List<Registered> registered() {
+        return List.copyOf(registered);
+    }
+}

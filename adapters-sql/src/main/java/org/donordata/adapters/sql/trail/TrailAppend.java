@@ -1,0 +1,69 @@
+package org.donordata.adapters.sql.trail;
+
+import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.donordata.adapters.sql.Bindings;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.Statement;
+import org.donordata.application.Actor;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.AuditAction;
+import org.jooq.DSLContext;
+import org.jooq.Param;
+import org.jooq.impl.DSL;
+
+/**
+ * Appends a record to the trail, in the transaction it is given: the one of the change it records. Rendered once, as
+ * every donor write's statements are, since a record rides in every write.
+ */
+public record TrailAppend(DatabaseKind kind, Statement insert) {
+
+    private static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
+    private static final Param<Long> DONOR = DSL.param("p_donor", Long.class);
+    private static final Param<Long> KEY = DSL.param("p_key", Long.class);
+    private static final Param<Instant> AT = DSL.param("p_at", AUDIT_TRAIL.AT.getType());
+    private static final Param<String> ACTION = DSL.param("p_action", String.class);
+    private static final Param<String> FIELDS = DSL.param("p_fields", String.class);
+    private static final Param<String> ACTOR_TYPE = DSL.param("p_actor_type", String.class);
+    private static final Param<Long> ACTOR_KEY = DSL.param("p_actor_key", Long.class);
+    private static final Param<String> ACTOR_NAME = DSL.param("p_actor_name", String.class);
+    private static final Param<String> REQUEST_ID = DSL.param("p_request_id", String.class);
+    private static final Param<Long> VERSION = DSL.param("p_version", Long.class);
+
+    public static TrailAppend of(DatabaseKind kind) {
+        return new TrailAppend(kind, Statement.render(DSL.using(kind.dialect()), DSL.insertInto(AUDIT_TRAIL)
+                .set(AUDIT_TRAIL.APPLICATION_ID, APPLICATION)
+                .set(AUDIT_TRAIL.DONOR_ID, DONOR)
+                .set(AUDIT_TRAIL.KEY_ID, KEY)
+                .set(AUDIT_TRAIL.AT, AT)
+                .set(AUDIT_TRAIL.ACTION, ACTION)
+                .set(AUDIT_TRAIL.FIELDS, FIELDS)
+                .set(AUDIT_TRAIL.ACTOR_TYPE, ACTOR_TYPE)
+                .set(AUDIT_TRAIL.ACTOR_KEY_ID, ACTOR_KEY)
+                .set(AUDIT_TRAIL.ACTOR_NAME, ACTOR_NAME)
+                .set(AUDIT_TRAIL.REQUEST_ID, REQUEST_ID)
+                .set(AUDIT_TRAIL.VERSION, VERSION)));
+    }
+
+    /** A change of a donor: the names of the fields it changed, and the donor's version after it. */
+    public void donorChanged(DSLContext tx, ApplicationId owner, long donorId, AuditAction action, List<String> fields,
+            Actor actor, long version, Instant at) {
+        insert.execute(tx, bindings(owner, action, actor, at).set(DONOR, donorId)
+                .set(FIELDS, String.join(" ", fields)).set(VERSION, version));
+    }
+
+    /** An event of one of the owner's keys. */
+    public void keyEvent(DSLContext tx, ApplicationId owner, long keyId, AuditAction action, Actor actor, Instant at) {
+        insert.execute(tx, bindings(owner, action, actor, at).set(KEY, keyId));
+    }
+
+    private Bindings bindings(ApplicationId owner, AuditAction action, Actor actor, Instant at) {
+        return new Bindings(kind).set(APPLICATION, owner.value()).set(AT, at).set(ACTION, action.wireName())
+                .set(ACTOR_TYPE, actor.type().wireName()).set(ACTOR_KEY, actor.keyId().orElse(null))
+                .set(ACTOR_NAME, actor.name()).set(REQUEST_ID, actor.requestId().orElse(null))
+                .set(DONOR, null).set(KEY, null).set(FIELDS, null).set(VERSION, null);
+    }
+}

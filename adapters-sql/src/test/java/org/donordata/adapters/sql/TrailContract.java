@@ -1,0 +1,141 @@
+package org.donordata.adapters.sql;
+
+import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.donordata.application.Actor;
+import org.donordata.application.ApiKey;
+import org.donordata.application.ApplicationRepository;
+import org.donordata.application.AuditRecord;
+import org.donordata.application.AuditTrail;
+import org.donordata.application.Caller;
+import org.donordata.application.DonorChangeRecord;
+import org.donordata.application.AuditAction;
+import org.donordata.application.KeyHash;
+import org.donordata.application.RepositoryWrites;
+import org.donordata.application.Scope;
+import org.donordata.application.TestApplications;
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.ExpectedVersion;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The trail (contract section 14) on a database: one record per change, written in the change's own transaction, so
+ * a write that fails leaves no record; read by donor and by application, with the keys' events.
+ */
+abstract class TrailContract extends DonorRepositoryTestBase {
+
+    private static final Actor WEBSITE = new Actor(Actor.Type.KEY, Optional.of(7L), "Website", Optional.of("9f2c"));
+
+    private AuditTrail trail;
+    private RepositoryWrites writes;
+
+    @BeforeEach
+    void openTrail() {
+        trail = database.trail();
+        writes = new RepositoryWrites(donors);
+    }
+
+    @Test
+    void everyChangeHasOneRecordInOrderAndAModifyThatChangesNothingHasNone() {
+        Donor ada = writes.insert(owner, person("Ada", "crm-1"), CREATED);
+        writes.modify(owner, ada.id(), ExpectedVersion.ANY, d -> with(d, "city", "Oslo"), LATER);
+        writes.modify(owner, ada.id(), ExpectedVersion.ANY, d -> with(d, "city", "Oslo"), LATER.plusSeconds(1));
+        writes.erase(owner, ada.id(), ExpectedVersion.ANY, LATER.plusSeconds(2));
+
+        List<AuditRecord> history = trail.history(owner, ada.id(), 0, 30);
+
+        assertEquals(List.of(AuditAction.CREATED, AuditAction.MODIFIED, AuditAction.ERASED),
+                history.stream().map(AuditRecord::action).toList());
+        assertEquals(List.of(CREATED, LATER, LATER.plusSeconds(2)), history.stream().map(AuditRecord::at).toList());
+        assertEquals(List.of(Optional.of(1L), Optional.of(2L), Optional.of(3L)),
+                history.stream().map(AuditRecord::version).toList());
+        assertEquals(List.of("external_id", "first_name", "last_name"), history.getFirst().fields());
+        assertEquals(List.of("city"), history.get(1).fields());
+        assertEquals(RepositoryWrites.TESTER, history.get(1).actor());
+        assertTrue(history.get(2).fields().containsAll(List.of("city", "external_id", "first_name", "last_name")));
+        assertEquals(List.of(history.get(1), history.get(2)), trail.history(owner, ada.id(), 1, 30), "paged");
+        assertEquals(List.of(), trail.history(otherOwner, ada.id(), 0, 30), "another application sees nothing");
+    }
+
+    @Test
+    void aRecordKeepsItsActorAndRequest() {
+        Donor ada = writes.insert(owner, person("Ada", null), CREATED);
+
+        donors.write(owner, LATER, tx -> {
+            tx.record(new DonorChangeRecord(ada.id(), AuditAction.MODIFIED, List.of(DonorField.NOTES), WEBSITE, 2));
+            return null;
+        });
+
+        AuditRecord recorded = trail.history(owner, ada.id(), 0, 30).getLast();
+        assertEquals(WEBSITE, recorded.actor());
+        assertEquals(List.of("notes"), recorded.fields());
+    }
+
+    @Test
+    void aRefusedWriteLeavesNoRecordAndAFailedOneUndoesItsRecord() {
+        Donor ada = writes.insert(owner, person("Ada", "crm-1"), CREATED);
+        Donor bob = writes.insert(owner, person("Bob", "crm-2"), CREATED);
+
+        assertThrows(DuplicateExternalIdException.class, () -> writes.modify(owner, bob.id(), ExpectedVersion.ANY,
+                d -> with(d, "external_id", "crm-1"), LATER));
+        assertThrows(IllegalStateException.class, () -> donors.write(owner, LATER, tx -> {
+            tx.record(new DonorChangeRecord(ada.id(), AuditAction.MODIFIED, List.of(DonorField.NOTES), WEBSITE, 2));
+            throw new IllegalStateException("a failure after the record was written");
+        }));
+
+        assertEquals(1, trail.history(owner, bob.id(), 0, 30).size());
+        assertEquals(1, trail.history(owner, ada.id(), 0, 30).size());
+    }
+
+    @Test
+    void theAuditHoldsTheApplicationsChangesAndKeyEventsInOrderFromSince() {
+        ApplicationRepository applications = database.applications();
+        Caller crm = TestApplications.create(applications, "crm", "crm key", CREATED);
+        Donor ada = writes.insert(crm.application().id(), person("Ada", null), CREATED.plusSeconds(1));
+        ApiKey form = applications.addKey(crm.application().id(), new ApplicationRepository.NewKey("Form",
+                Set.of(Scope.DONORS_WRITE), KeyHash.of("form key"), Optional.empty()), Actor.command("keys create"),
+                CREATED.plusSeconds(2));
+        ApiKey rotated = applications.rotate(form, KeyHash.of("new form key"), CREATED.plusSeconds(3),
+                Actor.command("keys rotate"), CREATED.plusSeconds(3));
+        applications.revoke(rotated, Actor.command("keys revoke"), CREATED.plusSeconds(4));
+        writes.insert(owner, person("Not theirs", null), CREATED.plusSeconds(5));
+
+        List<AuditRecord> audit = trail.audit(crm.application().id(), Instant.EPOCH, 0, 30);
+
+        assertEquals(List.of("key.created", "created", "key.created", "key.rotated", "key.revoked"),
+                audit.stream().map(record -> record.action().wireName()).toList());
+        assertEquals(Optional.of(ada.id()), audit.get(1).donorId());
+        assertEquals(Optional.of(new AuditRecord.KeyReference(form.id(), "Form")), audit.get(2).key());
+        assertEquals(Optional.of(new AuditRecord.KeyReference(rotated.id(), "Form")), audit.get(3).key());
+        assertEquals(Actor.command("keys rotate"), audit.get(3).actor());
+        assertEquals(Optional.empty(), audit.get(3).donorId());
+        assertEquals(audit.subList(2, 5), trail.audit(crm.application().id(), CREATED.plusSeconds(2), 0, 30));
+        assertEquals(audit.subList(3, 5), trail.audit(crm.application().id(), Instant.EPOCH,
+                audit.get(2).sequence(), 30));
+    }
+
+    @Test
+    void recordsHoldNoValueOfADonor() {
+        Donor ada = writes.insert(owner, person("Adelheid-Unique", "crm-secret-77"), CREATED);
+        writes.modify(owner, ada.id(), ExpectedVersion.ANY, d -> with(d, "notes", "Allergic to Lovelace-Unique"),
+                LATER);
+        writes.erase(owner, ada.id(), ExpectedVersion.ANY, LATER.plusSeconds(1));
+
+        String everyValue = database.dsl().selectFrom(AUDIT_TRAIL).fetch().toString();
+
+        for (String personal : List.of("Adelheid", "crm-secret", "Lovelace")) {
+            assertTrue(!everyValue.contains(personal), personal + " in " + everyValue);
+        }
+    }
+}

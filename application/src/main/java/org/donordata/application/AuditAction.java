@@ -1,0 +1,30 @@
+package org.donordata.application;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** What a record of the trail says happened (contract section 14): to a donor, or to a key. */
+public enum AuditAction {
+    CREATED("created"),
+    MODIFIED("modified"),
+    ERASED("erased"),
+    MERGED("merged"),
+    MERGED_INTO("merged_into"),
+    KEY_CREATED("key.created"),
+    KEY_ROTATED("key.rotated"),
+    KEY_REVOKED("key.revoked");
+
+    private final String wireName;
+
+    AuditAction(String wireName) {
+        this.wireName = wireName;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    public static Optional<AuditAction> fromWireName(String name) {
+        return Arrays.stream(values()).filter(action -> action.wireName.equals(name)).findFirst();
+    }
+}

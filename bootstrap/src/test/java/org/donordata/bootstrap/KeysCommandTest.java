@@ -1,0 +1,136 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Contract section 14: the operator's {@code keys} commands and {@code audit}, on a database of the test's own. */
+class KeysCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private Map<String, String> env;
+
+    record Result(int exit, String out, String err) {
+    }
+
+    @BeforeEach
+    void database() {
+        env = Map.of("DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"));
+        run("apps", "create", "Charity");
+    }
+
+    private Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
+                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(args);
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private JsonArray keys() {
+        Result listed = run("keys", "list", "--application", "1", "--format", "json");
+        assertEquals(0, listed.exit(), listed.err());
+        try (JsonReader reader = Json.createReader(new StringReader(listed.out()))) {
+            return reader.readArray();
+        }
+    }
+
+    @Test
+    void createPrintsAScopedKeyAloneOnTheLastLineAndListShowsItNeverTheSecret() {
+        Result created = run("keys", "create", "--application", "1", "--name", "Website form", "--scopes",
+                "donors:write", "--expires-in", "90d");
+
+        assertEquals(0, created.exit(), created.err());
+        String secret = EndToEndTest.lastLine(created.out());
+        assertTrue(secret.matches("dds_[0-9A-Za-z]{49}"), created.out());
+        JsonArray keys = keys();
+        assertEquals(2, keys.size());
+        JsonObject form = keys.getJsonObject(1);
+        assertEquals("Website form", form.getString("name"));
+        assertEquals(List.of("donors:write"), form.getJsonArray("scopes").getValuesAs(JsonString.class).stream()
+                .map(JsonString::getString).toList());
+        assertEquals("active", form.getString("state"));
+        assertFalse(form.isNull("expires_at"));
+        assertTrue(form.isNull("last_used_at"));
+        assertEquals(List.of("id", "name", "scopes", "created_at", "expires_at", "last_used_at", "state"),
+                List.copyOf(form.keySet()));
+        assertFalse(run("keys", "list", "--application", "1").out().contains(secret));
+    }
+
+    @Test
+    void aRefusedCreateSaysWhyAndStoresNothing() {
+        for (String[] refused : List.of(
+                new String[] {"--scopes", "donors:delete"},
+                new String[] {"--scopes", ","},
+                new String[] {"--scopes", "donors:read", "--expires-in", "3w"},
+                new String[] {"--scopes", "donors:read", "--expires-in", "0d"})) {
+            String[] args = new String[5 + refused.length];
+            System.arraycopy(new String[] {"keys", "create", "--application", "1", "--name=x"}, 0, args, 0, 5);
+            System.arraycopy(refused, 0, args, 5, refused.length);
+            Result result = run(args);
+            assertEquals(1, result.exit(), String.join(" ", args));
+            assertTrue(result.err().startsWith("error: "), result.err());
+        }
+        assertEquals(1, run("keys", "create", "--application", "9", "--name", "x", "--scopes", "donors:read").exit());
+        assertEquals(1, keys().size());
+    }
+
+    @Test
+    void rotateKeepsTheOldKeyRetiringAndRevokeEndsIt() {
+        Result rotated = run("keys", "rotate", "1", "--grace", "1h");
+        assertEquals(0, rotated.exit(), rotated.err());
+        assertTrue(EndToEndTest.lastLine(rotated.out()).startsWith("dds_"));
+        assertEquals(List.of("retiring", "active"), states());
+
+        assertEquals(1, run("keys", "rotate", "2", "--grace", "8d").exit(), "a grace of more than 7 days");
+        assertEquals(1, run("keys", "rotate", "1").exit(), "a retiring key was replaced already");
+        assertEquals(0, run("keys", "revoke", "1").exit());
+        assertEquals(List.of("revoked", "active"), states());
+        assertEquals(0, run("keys", "rotate", "2", "--grace", "0").exit());
+        assertEquals(List.of("revoked", "revoked", "active"), states());
+        assertEquals(1, run("keys", "revoke", "99").exit());
+    }
+
+    @Test
+    void auditWritesTheKeyEventsAndChangesAsNdjson() {
+        run("keys", "create", "--application", "1", "--name", "CRM", "--scopes", "donors:read");
+        run("keys", "revoke", "2");
+
+        Result audit = run("audit", "--application", "1");
+
+        assertEquals(0, audit.exit(), audit.err());
+        List<JsonObject> lines = audit.out().lines().map(line -> Json.createReader(new StringReader(line)).readObject())
+                .toList();
+        assertEquals(List.of("key.created", "key.created", "key.revoked"),
+                lines.stream().map(line -> line.getString("action")).toList());
+        assertTrue(lines.getFirst().isNull("donor_id"));
+        assertEquals("CRM", lines.get(2).getJsonObject("key").getString("name"));
+        assertEquals("keys revoke", lines.get(2).getJsonObject("actor").getString("name"));
+        assertEquals("command", lines.get(2).getJsonObject("actor").getString("type"));
+        assertEquals("", run("audit", "--application", "1", "--since", "2999-01-01T00:00:00Z").out());
+        assertEquals(1, run("audit", "--application", "1", "--since", "yesterday").exit());
+    }
+
+    private List<String> states() {
+        return keys().stream().map(key -> key.asJsonObject().getString("state")).toList();
+    }
+}
