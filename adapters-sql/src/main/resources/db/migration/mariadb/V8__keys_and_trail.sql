@@ -41,6 +41,5 @@ CREATE TABLE audit_trail (
     CONSTRAINT audit_trail_application_fk FOREIGN KEY (application_id) REFERENCES applications (id),
     CONSTRAINT audit_trail_donor_fk FOREIGN KEY (donor_id) REFERENCES donors (id),
     CONSTRAINT audit_trail_key_fk FOREIGN KEY (key_id) REFERENCES api_keys (id),
-    INDEX audit_trail_donor (application_id, donor_id, id),
-    INDEX audit_trail_application (application_id, id)
+    INDEX audit_trail_donor (donor_id, id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_nopad_bin;

@@ -38,5 +38,4 @@ CREATE TABLE audit_trail (
     version        INTEGER
 );
 
-CREATE INDEX audit_trail_donor ON audit_trail (application_id, donor_id, id);
-CREATE INDEX audit_trail_application ON audit_trail (application_id, id);
+CREATE INDEX audit_trail_donor ON audit_trail (donor_id, id);

@@ -205,6 +205,16 @@ public final class ApplicationService {
         return Optional.of(create(DEFAULT_APPLICATION));
     }
 
+    /**
+     * Checks a key the operator configures, before anything is stored: {@link #prepareDefaultApplication} refuses the
+     * same.
+     *
+     * @throws ApplicationCommandException saying what is wrong with it
+     */
+    public static void checkConfiguredKey(String key) {
+        checkedConfiguredKey(key);
+    }
+
     private static String checkedConfiguredKey(String key) {
         if (key.length() < MIN_CONFIGURED_KEY_LENGTH || key.length() > MAX_KEY_LENGTH || !key.equals(key.strip())) {
             throw new ApplicationCommandException("A configured api key must be " + MIN_CONFIGURED_KEY_LENGTH + " to "

@@ -6,7 +6,9 @@ import java.util.Optional;
 
 import io.helidon.webserver.WebServer;
 import org.donordata.adapters.http.HttpApi;
+import org.donordata.adapters.http.HttpSettingsException;
 import org.donordata.application.ApplicationCommandException;
+import org.donordata.application.ApplicationService;
 import org.donordata.application.IssuedKey;
 
 /** A started service: its server and the database under it, stopped together. */
@@ -28,6 +30,7 @@ final class RunningService implements AutoCloseable {
      * serving. A key made here is printed to {@code out} this once; it is never shown again.
      */
     static RunningService start(Settings settings, PrintStream out) {
+        refuseUnusableSettings(settings);
         if (settings.http().jsonAccessLog()) {
             QueuedConsoleHandler.writeMessagesOnly("donors.access");
         }
@@ -65,6 +68,23 @@ final class RunningService implements AutoCloseable {
             unregisterMeters.run();
             wiring.close();
             throw failure;
+        }
+    }
+
+    /**
+     * What the settings would make fail later, refused before the database is opened or created, an application
+     * made or a key printed: each refusal names the variable to change.
+     */
+    private static void refuseUnusableSettings(Settings settings) {
+        try {
+            HttpApi.check(settings.http());
+        } catch (HttpSettingsException unusable) {
+            throw new StartFailure(Settings.variablesOf(unusable.setting()) + ": " + unusable.getMessage(), null);
+        }
+        try {
+            settings.apiKey().ifPresent(ApplicationService::checkConfiguredKey);
+        } catch (ApplicationCommandException unusable) {
+            throw new StartFailure("DONORS_API_KEY: " + unusable.getMessage(), null);
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.donordata.adapters.http.HttpSettings;
+import org.donordata.adapters.http.HttpSettingsException;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.SqlDatabase;
 
@@ -84,6 +85,15 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
         } catch (IllegalArgumentException unsupported) {
             throw new IllegalArgumentException("DONORS_DB_URL: " + unsupported.getMessage(), unsupported);
         }
+    }
+
+    /** The variables an operator changes to mend what the HTTP adapter refused. */
+    static String variablesOf(HttpSettingsException.Setting setting) {
+        return switch (setting) {
+            case PLAIN_HTTP -> "DONORS_HOST, DONORS_TLS_CERT and DONORS_TLS_KEY, or DONORS_ALLOW_PLAIN_HTTP=true";
+            case TLS_CERTIFICATE -> "DONORS_TLS_CERT";
+            case TLS_KEY -> "DONORS_TLS_KEY";
+        };
     }
 
     /** Never shows the database password or the api key. */

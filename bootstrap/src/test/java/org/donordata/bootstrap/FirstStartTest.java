@@ -83,4 +83,30 @@ class FirstStartTest {
         assertTrue(unreachable.getMessage().startsWith("Could not open the database jdbc:postgresql://127.0.0.1:1/donors"),
                 unreachable.getMessage());
     }
+
+    /** Settings a start would refuse later are refused first: no database file, no application, no key printed. */
+    @Test
+    void unusableSettingsAreRefusedBeforeAnythingIsTouchedNamingTheirVariable() {
+        Path database = dir.resolve("never-made.db");
+        Map<String, Map.Entry<String, String>> refusals = Map.of(
+                "DONORS_ALLOW_PLAIN_HTTP", Map.entry("DONORS_HOST", "0.0.0.0"),
+                "DONORS_TLS_CERT", Map.entry("DONORS_TLS_CERT", dir.resolve("missing-cert.pem").toString()),
+                "DONORS_API_KEY", Map.entry("DONORS_API_KEY", "short"));
+        for (Map.Entry<String, Map.Entry<String, String>> refusal : refusals.entrySet()) {
+            Map<String, String> env = new HashMap<>(Map.of("DONORS_PORT", "0",
+                    "DONORS_DB_URL", "jdbc:sqlite:" + database));
+            env.put(refusal.getValue().getKey(), refusal.getValue().getValue());
+            if (refusal.getKey().equals("DONORS_TLS_CERT")) {
+                env.put("DONORS_TLS_KEY", dir.resolve("missing-key.pem").toString());
+            }
+            ByteArrayOutputStream output = new ByteArrayOutputStream();
+
+            StartFailure refused = assertThrows(StartFailure.class,
+                    () -> RunningService.start(Settings.fromEnvironment(env), new PrintStream(output, true)));
+
+            assertTrue(refused.getMessage().contains(refusal.getKey()), refused.getMessage());
+            assertFalse(Files.exists(database), refusal.getKey() + ": the database was created");
+            assertEquals("", output.toString(StandardCharsets.UTF_8), "nothing printed, no key made");
+        }
+    }
 }

@@ -180,7 +180,15 @@ final class HostileRequests {
             get("GET donor id " + id, "/api/v1/donors/" + id);
             post("modify donor id " + id, "/api/v1/donors/" + id, "application/json", utf8("{\"city\":\"Paris\"}"));
             post("erase donor id " + id, "/api/v1/donors/" + id + "/erase", null, new byte[0]);
+            get("history of donor id " + id, "/api/v1/donors/" + id + "/history");
         }
+        for (String query : List.of("limit=0", "limit=-1", "limit=abc", "offset=-1", "offset=99999999999999999999",
+                "email=ada@example.org", "since=x", "limit=1&limit=2", "limit=%00")) {
+            get("history paging " + query, "/api/v1/donors/1/history?" + query);
+        }
+        get("history of a donor that does not exist", "/api/v1/donors/424242/history");
+        raw("POST on history", request("POST", "/api/v1/donors/1/history", "application/json", utf8("{}")));
+        get("path below a donor's history", "/api/v1/donors/1/history/1");
         post("erase a donor that does not exist", "/api/v1/donors/424242/erase", null, new byte[0]);
         post("erase with a body that is not {}", "/api/v1/donors/1/erase", "application/json", utf8("{\"reason\":\"x\"}"));
         post("erase with malformed JSON", "/api/v1/donors/1/erase", "application/json", utf8("{"));

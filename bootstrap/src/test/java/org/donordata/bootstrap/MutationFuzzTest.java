@@ -40,7 +40,7 @@ abstract class MutationFuzzTest {
     private static final java.util.Set<String> STANDARD_METHODS = java.util.Set.of("GET", "POST", "PUT", "PATCH",
             "DELETE", "HEAD", "OPTIONS");
     private static final List<String> PATH_PIECES = List.of("/", "%", "%00", "%2e%2e", "..", "{", "}", "é", "%ff",
-            "0", "-1", "99999999999999999999", "erase", "external", "changes", "docs", "assets", ";", "~", "//", "%2f",
+            "0", "-1", "99999999999999999999", "erase", "external", "changes", "history", "docs", "assets", ";", "~", "//", "%2f",
             "01", "./", "../", ";x=1");
     private static final List<String> QUERY_NAMES = List.of("limit", "offset", "since", "email", "external_id", "type",
             "created_since", "updated_since", "api-key", "x", "");
@@ -108,6 +108,8 @@ abstract class MutationFuzzTest {
                         "If-Match", "\"1\""), "{\"city\":\"London\",\"notes\":null}"),
                 new Template("POST", "/api/v1/donors/external/crm-2", Map.of(), json, donor),
                 new Template("GET", "/api/v1/donors/changes", Map.of("limit", "10"), Map.of(), ""),
+                new Template("GET", "/api/v1/donors/" + donorId + "/history", Map.of("limit", "5", "offset", "0"),
+                        Map.of(), ""),
                 new Template("POST", "/api/v1/donors/" + (donorId + 1) + "/erase", Map.of(), Map.of(), ""),
                 new Template("GET", "/docs", Map.of(), Map.of(), ""),
                 new Template("GET", "/docs/assets/swagger-ui.css", Map.of(), Map.of(), ""),

@@ -139,13 +139,45 @@ abstract class TwoNodesContract {
         b.awaitStatus("/api/v1/", key, 401, bound);
     }
 
+    /** Contract section 14: a scoped key, its rotation without grace and its revocation, seen by both nodes. */
+    @Test
+    void aScopedKeyItsRotationAndItsRevocationTakeEffectOnBothNodes() {
+        String created = command("keys", "create", "--application", "1", "--name", "Mailing tool", "--scopes",
+                "donors:read");
+        String reader = EndToEndTest.lastLine(created);
+        issuedKeys.add(reader);
+        long keyId = Long.parseLong(created.replaceAll("(?s).*Created key (\\d+) .*", "$1"));
+        for (ApiClient node : List.of(a, b)) {
+            assertEquals(200, node.get("/api/v1/donors", reader).status());
+            assertEquals(403, node.send("POST", "/api/v1/donors", reader, "application/json",
+                    "{\"first_name\":\"Ada\",\"last_name\":\"L\"}").status());
+        }
+
+        String rotation = command("keys", "rotate", String.valueOf(keyId), "--grace", "0");
+        String rotated = EndToEndTest.lastLine(rotation);
+        issuedKeys.add(rotated);
+        Duration bound = KEY_CACHE.plusSeconds(2);
+        for (ApiClient node : List.of(a, b)) {
+            assertEquals(200, node.get("/api/v1/donors", rotated).status(), "a new key works at once");
+            node.awaitStatus("/api/v1/donors", reader, 401, bound);
+        }
+
+        command("keys", "revoke", rotation.replaceAll("(?s).*Rotated key (\\d+) .*", "$1"));
+        a.awaitStatus("/api/v1/donors", rotated, 401, bound);
+        b.awaitStatus("/api/v1/donors", rotated, 401, bound);
+    }
+
     private String apps(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> command = new ArrayList<>(List.of("apps"));
         command.addAll(List.of(args));
+        return command(command.toArray(String[]::new));
+    }
+
+    private String command(String... command) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
-                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(command.toArray(String[]::new));
+                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(command);
         assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);
     }

@@ -40,9 +40,11 @@ final class AccessLog {
     private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
 
     private final boolean json;
+    private final HttpMetrics metrics;
 
-    AccessLog(boolean json) {
+    AccessLog(boolean json, HttpMetrics metrics) {
         this.json = json;
+        this.metrics = metrics;
     }
 
     /** The outermost filter: sees the final status of every routed request, even when a later filter throws. */
@@ -63,7 +65,7 @@ final class AccessLog {
             String method = safeMethod(req.prologue().method().text());
             // A client that missed its deadline had its connection closed; it got no answer, and is logged as 408.
             int status = ClientDeadline.current().expired() ? CLIENT_TOO_SLOW : res.status().code();
-            HttpMetrics.served(method, route == null ? HttpMetrics.NO_ROUTE : route, status, nanos);
+            metrics.served(method, route == null ? HttpMetrics.NO_ROUTE : route, status, nanos);
             log(id, method, req.prologue().uriPath().rawPath(), route, status, nanos / 1_000_000, application);
         }
     }
@@ -81,7 +83,7 @@ final class AccessLog {
         String id = newRequestId();
         String safeMethod = safeMethod(method);
         // Answered before routing: counted, with no time of its own to record.
-        HttpMetrics.served(safeMethod, HttpMetrics.NO_ROUTE, status, 0);
+        metrics.served(safeMethod, HttpMetrics.NO_ROUTE, status, 0);
         log(id, safeMethod, path, null, status, -1, null);
         return id;
     }

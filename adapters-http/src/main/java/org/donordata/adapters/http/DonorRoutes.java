@@ -48,8 +48,10 @@ final class DonorRoutes {
     private final TrailService trail;
     private final ChangeTokens tokens;
     private final Access access = new Access();
+    private final HttpMetrics metrics;
 
-    DonorRoutes(DonorService donors, TrailService trail, ChangeTokens tokens) {
+    DonorRoutes(DonorService donors, TrailService trail, ChangeTokens tokens, HttpMetrics metrics) {
+        this.metrics = metrics;
         this.donors = donors;
         this.trail = trail;
         this.tokens = tokens;
@@ -152,7 +154,7 @@ final class DonorRoutes {
         if (key.isPresent()) {
             KeyedCreate created = donors.createOnce(caller.application().id(), actor(req, caller), fields, key.get());
             if (created.repeated()) {
-                HttpMetrics.IDEMPOTENT_REPLAYS.increment();
+                metrics.idempotentReplays.increment();
             }
             id = created.donorId();
         } else {

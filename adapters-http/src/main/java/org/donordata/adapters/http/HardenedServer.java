@@ -56,11 +56,7 @@ final class HardenedServer {
     /** @see HttpApi#server(HttpSettings) */
     static WebServer build(HttpSettings settings, AccessLog accessLog, List<ReadinessCheck> readiness,
             Consumer<HttpRouting.Builder> routes) {
-        if (settings.tls().isEmpty() && !settings.allowPlainHttp() && !loopback(settings.host())) {
-            throw new IllegalArgumentException("Refusing to serve plain HTTP on " + settings.host() + ", which is not a"
-                    + " loopback address: give the service a TLS certificate and key to serve HTTPS, or allow plain"
-                    + " HTTP explicitly when a TLS-terminating proxy stands in front (README: Configuration).");
-        }
+        requirePlainHttpAllowed(settings);
         HelidonLogFilter.install();
         Http1Config http1 = Http1Config.builder()
                 .maxPrologueLength(MAX_REQUEST_LINE)
@@ -115,6 +111,16 @@ final class HardenedServer {
     }
 
     // An unresolvable name is not loopback; the server would fail to bind it anyway.
+    /** @throws HttpSettingsException for plain HTTP off loopback, unless allowed */
+    static void requirePlainHttpAllowed(HttpSettings settings) {
+        if (settings.tls().isEmpty() && !settings.allowPlainHttp() && !loopback(settings.host())) {
+            throw new HttpSettingsException(HttpSettingsException.Setting.PLAIN_HTTP, "Refusing to serve plain HTTP on "
+                    + settings.host() + ", which is not a loopback address: give the service a TLS certificate and"
+                    + " key to serve HTTPS, or allow plain HTTP explicitly when a TLS-terminating proxy stands in"
+                    + " front (README: Configuration).");
+        }
+    }
+
     private static boolean loopback(String host) {
         try {
             return InetAddress.getByName(host).isLoopbackAddress();

@@ -14,6 +14,7 @@ import org.donordata.application.TrailService;
  */
 public final class HttpApi {
 
+    private final HttpMetrics metrics = HttpMetrics.global();
     private final DonorRoutes donors;
     private final ApplicationService applications;
 
@@ -23,13 +24,14 @@ public final class HttpApi {
      */
     public HttpApi(DonorService donors, TrailService trail, ApplicationService applications,
             byte[] changeTokenSecret) {
-        this.donors = new DonorRoutes(donors, trail, new ChangeTokens(changeTokenSecret));
+        this.donors = new DonorRoutes(donors, trail, new ChangeTokens(changeTokenSecret), metrics);
         this.applications = applications;
     }
 
     /** Adds every route and error handler, with the default rate limits. */
     public void routing(HttpRouting.Builder routing) {
-        routing(routing, new RateLimits(HttpSettings.defaults("127.0.0.1", 0)), new AccessLog(false));
+        routing(routing, new RateLimits(HttpSettings.defaults("127.0.0.1", 0), metrics),
+                new AccessLog(false, metrics));
     }
 
     /** {@link #server(HttpSettings, List)} with nothing to ask before it reports itself ready. */
@@ -45,14 +47,25 @@ public final class HttpApi {
      *                                  {@code allowPlainHttp}, or for TLS files that cannot be used
      */
     public WebServer server(HttpSettings settings, List<ReadinessCheck> readiness) {
-        RateLimits limits = new RateLimits(settings);
-        AccessLog accessLog = new AccessLog(settings.jsonAccessLog());
+        RateLimits limits = new RateLimits(settings, metrics);
+        AccessLog accessLog = new AccessLog(settings.jsonAccessLog(), metrics);
         return HardenedServer.build(settings, accessLog, readiness, routing -> routing(routing, limits, accessLog));
     }
 
     /** Every route of the API, with the scope it needs: what a test walks. */
     List<Access.Registered> routes() {
         return donors.registered();
+    }
+
+    /**
+     * Checks what {@link #server} would refuse in the settings, reading the TLS files, without building a server: so
+     * that a start can refuse them before it touches anything else.
+     *
+     * @throws HttpSettingsException naming which setting is at fault
+     */
+    public static void check(HttpSettings settings) {
+        HardenedServer.requirePlainHttpAllowed(settings);
+        settings.tls().ifPresent(ServerTls::create);
     }
 
     /** The port the admin socket listens on, once the server runs. */

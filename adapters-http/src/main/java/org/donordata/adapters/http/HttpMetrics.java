@@ -12,7 +12,7 @@ import io.helidon.metrics.api.Tag;
 import io.helidon.metrics.api.Timer;
 
 /**
- * What the API counts for {@code /observe/metrics} (contract section 12), in Helidon's global registry: requests by
+ * What the API counts for {@code /observe/metrics} (contract section 12), in the registry it is given: requests by
  * method, route template and status with their latency, refusals by the rate limits and the key check, and creates
  * answered from an earlier one with the same Idempotency-Key. Routes are templates ({@code /api/v1/donors/{id}}),
  * never raw paths, so a client cannot make up series.
@@ -22,28 +22,38 @@ final class HttpMetrics {
     /** A request no route matched (404s, refusals before routing). */
     static final String NO_ROUTE = "none";
 
-    private static final MeterRegistry REGISTRY = Metrics.globalRegistry();
     // Latency buckets from a cached read to a slow page: few enough to keep a series per route and status small. No
     // quantiles (Helidon adds six by default, recorded in an HdrHistogram on every request): a quantile of one node
     // cannot be combined with another's, while buckets add up across nodes (histogram_quantile).
     private static final Duration[] BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
         Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
         Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5)};
-    private static final ConcurrentMap<String, Timer> REQUESTS = new ConcurrentHashMap<>();
+    private final MeterRegistry registry;
+    private final ConcurrentMap<String, Timer> requests = new ConcurrentHashMap<>();
+    final Counter rateLimited;
+    final Counter wrongKey;
+    final Counter wrongKeyThrottled;
+    final Counter idempotentReplays;
 
-    static final Counter RATE_LIMITED = rejections("rate_limit");
-    static final Counter WRONG_KEY = rejections("wrong_key");
-    static final Counter WRONG_KEY_THROTTLED = rejections("wrong_key_throttled");
-    static final Counter IDEMPOTENT_REPLAYS = REGISTRY.getOrCreate(Counter.builder("donors.idempotent.replays")
-            .description("Creates answered with the donor an earlier create with the same Idempotency-Key stored"));
+    /** Meters of the same name and tags are shared by the registry, so several instances count together. */
+    HttpMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.rateLimited = rejections("rate_limit");
+        this.wrongKey = rejections("wrong_key");
+        this.wrongKeyThrottled = rejections("wrong_key_throttled");
+        this.idempotentReplays = registry.getOrCreate(Counter.builder("donors.idempotent.replays")
+                .description("Creates answered with the donor an earlier create with the same Idempotency-Key stored"));
+    }
 
-    private HttpMetrics() {
+    /** In Helidon's global registry, which {@code /observe/metrics} shows. */
+    static HttpMetrics global() {
+        return new HttpMetrics(Metrics.globalRegistry());
     }
 
     /** @param method a standard method or OTHER; {@code route} a route template or {@link #NO_ROUTE} */
-    static void served(String method, String route, int status, long nanos) {
+    void served(String method, String route, int status, long nanos) {
         String series = method + ' ' + route + ' ' + status;
-        REQUESTS.computeIfAbsent(series, any -> REGISTRY.getOrCreate(Timer.builder("donors.requests")
+        requests.computeIfAbsent(series, any -> registry.getOrCreate(Timer.builder("donors.requests")
                 .description("Requests by method, route template and status, with their latency")
                 .tags(List.of(Tag.create("method", method), Tag.create("route", route),
                         Tag.create("status", String.valueOf(status))))
@@ -52,8 +62,8 @@ final class HttpMetrics {
                 .record(Duration.ofNanos(nanos));
     }
 
-    private static Counter rejections(String reason) {
-        return REGISTRY.getOrCreate(Counter.builder("donors.rejections")
+    private Counter rejections(String reason) {
+        return registry.getOrCreate(Counter.builder("donors.rejections")
                 .description("Requests refused by the rate limits or the api-key check, by reason")
                 .tags(List.of(Tag.create("reason", reason))));
     }

@@ -36,14 +36,17 @@ final class RateLimits {
     private final Function<ApplicationId, Bucket> newApplicationBucket;
     private final Function<String, Bucket> newAddressBucket;
     private final boolean throttleAuthentication;
+    private final HttpMetrics metrics;
 
-    RateLimits(HttpSettings settings) {
+    RateLimits(HttpSettings settings, HttpMetrics metrics) {
         this(settings.requestsPerSecond(), settings.requestBurst(), settings.authFailuresPerMinute(),
-                TimeMeter.SYSTEM_NANOTIME, Ticker.systemTicker());
+                TimeMeter.SYSTEM_NANOTIME, Ticker.systemTicker(), metrics);
     }
 
     /** With a clock of its own, so that tests can let time pass. */
-    RateLimits(int perSecond, int burst, int authFailuresPerMinute, TimeMeter time, Ticker ticker) {
+    RateLimits(int perSecond, int burst, int authFailuresPerMinute, TimeMeter time, Ticker ticker,
+            HttpMetrics metrics) {
+        this.metrics = metrics;
         // Greedy refill: a token comes back every 1/perSecond s, rather than all of them once a second.
         this.newApplicationBucket = id -> bucket(time, it -> it.capacity(burst).refillGreedy(perSecond, Duration.ofSeconds(1)));
         // Interval refill: an address that used up its wrong keys waits for the minute to end.
@@ -63,14 +66,14 @@ final class RateLimits {
         if (failures != null) {
             EstimationProbe probe = failures.estimateAbilityToConsume(1);
             if (!probe.canBeConsumed()) {
-                HttpMetrics.WRONG_KEY_THROTTLED.increment();
+                metrics.wrongKeyThrottled.increment();
                 throw ApiException.tooManyFailedAuthentications(seconds(probe.getNanosToWaitForRefill()));
             }
         }
     }
 
     void failedAuthentication(String address) {
-        HttpMetrics.WRONG_KEY.increment();
+        metrics.wrongKey.increment();
         if (throttleAuthentication) {
             addresses.get(address, newAddressBucket).tryConsume(1);
         }
@@ -80,7 +83,7 @@ final class RateLimits {
     void checkApplication(ApplicationId application) {
         ConsumptionProbe probe = applications.get(application, newApplicationBucket).tryConsumeAndReturnRemaining(1);
         if (!probe.isConsumed()) {
-            HttpMetrics.RATE_LIMITED.increment();
+            metrics.rateLimited.increment();
             throw ApiException.tooManyRequests(seconds(probe.getNanosToWaitForRefill()));
         }
     }

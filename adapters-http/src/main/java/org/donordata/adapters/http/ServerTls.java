@@ -91,7 +91,8 @@ final class ServerTls {
         } catch (GeneralSecurityException | RuntimeException mismatch) {
             // reported below
         }
-        throw new IllegalArgumentException("The TLS private key " + keyFile + " does not belong to the first"
+        throw new HttpSettingsException(HttpSettingsException.Setting.TLS_KEY, "The TLS private key " + keyFile
+                + " does not belong to the first"
                 + " certificate in " + certificateFile + "; the server's own"
                 + " certificate must come first in the chain.");
     }
@@ -107,14 +108,15 @@ final class ServerTls {
     }
 
     // The cause's own words are kept (they say what was wrong in the file), its stack is not.
-    private static IllegalArgumentException problem(String setting, Path file, String what, Exception cause,
+    private static HttpSettingsException problem(String setting, Path file, String what, Exception cause,
             String remedy) {
         String detail = "";
         if (cause != null) {
             String words = cause.getMessage();
             detail = " (" + (words == null || words.equals(file.toString()) ? cause.getClass().getSimpleName() : words) + ")";
         }
-        return new IllegalArgumentException(setting + " " + file + " " + what + detail + "."
+        return new HttpSettingsException(setting.equals(CERTIFICATE) ? HttpSettingsException.Setting.TLS_CERTIFICATE
+                : HttpSettingsException.Setting.TLS_KEY, setting + " " + file + " " + what + detail + "."
                 + (remedy.isEmpty() ? "" : " " + remedy));
     }
 }

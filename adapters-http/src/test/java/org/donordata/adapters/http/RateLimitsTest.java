@@ -28,7 +28,7 @@ class RateLimitsTest {
             return false;
         }
     };
-    private final RateLimits limits = new RateLimits(2, 4, 3, time, nanos::get);
+    private final RateLimits limits = new RateLimits(2, 4, 3, time, nanos::get, HttpMetrics.global());
     private final ApplicationId one = new ApplicationId(1);
     private final ApplicationId two = new ApplicationId(2);
 
@@ -62,7 +62,7 @@ class RateLimitsTest {
 
     @Test
     void throttleOff_neverRefusesAnAddress() {
-        RateLimits off = new RateLimits(2, 4, 0, time, nanos::get);
+        RateLimits off = new RateLimits(2, 4, 0, time, nanos::get, HttpMetrics.global());
         for (int i = 0; i < 100; i++) {
             off.failedAuthentication("192.0.2.1");
         }

@@ -52,7 +52,8 @@ class ThrottlingTest {
 
     @SetUpRoute
     static void routing(HttpRouting.Builder routing) {
-        FIXTURE.api().routing(routing, new RateLimits(1, 2, 3, TIME, NANOS::get), new AccessLog(false));
+        FIXTURE.api().routing(routing, new RateLimits(1, 2, 3, TIME, NANOS::get, HttpMetrics.global()),
+                new AccessLog(false, HttpMetrics.global()));
     }
 
     // An hour later, every bucket is full again and every entry forgotten.

@@ -97,6 +97,11 @@ public final class CachedApplicationRepository implements ApplicationRepository 
     // The remembered key keeps its older last use: nothing judges a request by it.
     @Override
     public void recordUse(long keyId, Instant at) {
+        // Every request passes here: most are answered by a plain read, without taking the entry's lock.
+        Instant written = useWritten.getIfPresent(keyId);
+        if (written != null && written.plus(USE_WRITTEN_EVERY).isAfter(at)) {
+            return;
+        }
         Instant[] due = {null};
         useWritten.asMap().compute(keyId, (id, last) -> {
             if (last != null && last.plus(USE_WRITTEN_EVERY).isAfter(at)) {
