@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -22,25 +19,18 @@ class AppsCommandTest {
 
     private Map<String, String> env;
 
-    record Result(int exit, String out, String err) {
-    }
-
     @BeforeEach
     void database() {
         env = Map.of("DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"));
     }
 
-    private Result run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
-                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(args);
-        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private CommandRun run(String... args) {
+        return CommandRun.of(env, args);
     }
 
     @Test
     void createPrintsTheNewKeyAloneOnTheLastLine() {
-        Result created = run("apps", "create", "Website");
+        CommandRun created = run("apps", "create", "Website");
 
         assertEquals(0, created.exit(), created.err());
         assertTrue(EndToEndTest.lastLine(created.out()).matches("dds_[0-9A-Za-z]{49}"), created.out());
@@ -52,7 +42,7 @@ class AppsCommandTest {
         run("apps", "create", "CRM");
         run("apps", "revoke", "2");
 
-        Result listed = run("apps", "list");
+        CommandRun listed = run("apps", "list");
 
         assertEquals(0, listed.exit());
         assertFalse(listed.out().contains(key));
@@ -63,7 +53,7 @@ class AppsCommandTest {
     @Test
     void rotateKeyPrintsADifferentKey() {
         String first = EndToEndTest.lastLine(run("apps", "create", "Website").out());
-        Result rotated = run("apps", "rotate-key", "1");
+        CommandRun rotated = run("apps", "rotate-key", "1");
 
         assertEquals(0, rotated.exit());
         String second = EndToEndTest.lastLine(rotated.out());
@@ -73,12 +63,12 @@ class AppsCommandTest {
 
     @Test
     void mistakesAreExplainedWithANonZeroExit() {
-        Result unknown = run("apps", "revoke", "42");
+        CommandRun unknown = run("apps", "revoke", "42");
         assertEquals(1, unknown.exit());
         assertEquals("error: No application with id 42 exists.", unknown.err().strip());
 
         run("apps", "create", "Website");
-        Result duplicate = run("apps", "create", "Website");
+        CommandRun duplicate = run("apps", "create", "Website");
         assertEquals(1, duplicate.exit());
         assertTrue(duplicate.err().contains("already exists"), duplicate.err());
 

@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintWriter;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,25 +26,18 @@ class KeysCommandTest {
 
     private Map<String, String> env;
 
-    record Result(int exit, String out, String err) {
-    }
-
     @BeforeEach
     void database() {
         env = Map.of("DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"));
         run("apps", "create", "Charity");
     }
 
-    private Result run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
-                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(args);
-        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private CommandRun run(String... args) {
+        return CommandRun.of(env, args);
     }
 
     private JsonArray keys() {
-        Result listed = run("keys", "list", "--application", "1", "--format", "json");
+        CommandRun listed = run("keys", "list", "--application", "1", "--format", "json");
         assertEquals(0, listed.exit(), listed.err());
         try (JsonReader reader = Json.createReader(new StringReader(listed.out()))) {
             return reader.readArray();
@@ -56,7 +46,7 @@ class KeysCommandTest {
 
     @Test
     void createPrintsAScopedKeyAloneOnTheLastLineAndListShowsItNeverTheSecret() {
-        Result created = run("keys", "create", "--application", "1", "--name", "Website form", "--scopes",
+        CommandRun created = run("keys", "create", "--application", "1", "--name", "Website form", "--scopes",
                 "donors:write", "--expires-in", "90d");
 
         assertEquals(0, created.exit(), created.err());
@@ -86,7 +76,7 @@ class KeysCommandTest {
             String[] args = new String[5 + refused.length];
             System.arraycopy(new String[] {"keys", "create", "--application", "1", "--name=x"}, 0, args, 0, 5);
             System.arraycopy(refused, 0, args, 5, refused.length);
-            Result result = run(args);
+            CommandRun result = run(args);
             assertEquals(1, result.exit(), String.join(" ", args));
             assertTrue(result.err().startsWith("error: "), result.err());
         }
@@ -96,7 +86,7 @@ class KeysCommandTest {
 
     @Test
     void rotateKeepsTheOldKeyRetiringAndRevokeEndsIt() {
-        Result rotated = run("keys", "rotate", "1", "--grace", "1h");
+        CommandRun rotated = run("keys", "rotate", "1", "--grace", "1h");
         assertEquals(0, rotated.exit(), rotated.err());
         assertTrue(EndToEndTest.lastLine(rotated.out()).startsWith("dds_"));
         assertEquals(List.of("retiring", "active"), states());
@@ -115,7 +105,7 @@ class KeysCommandTest {
         run("keys", "create", "--application", "1", "--name", "CRM", "--scopes", "donors:read");
         run("keys", "revoke", "2");
 
-        Result audit = run("audit", "--application", "1");
+        CommandRun audit = run("audit", "--application", "1");
 
         assertEquals(0, audit.exit(), audit.err());
         List<JsonObject> lines = audit.out().lines().map(line -> Json.createReader(new StringReader(line)).readObject())

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -60,35 +61,31 @@ public final class CachedApplicationRepository implements ApplicationRepository 
 
     @Override
     public Caller create(String name, NewKey firstKey, Actor actor, Instant now) {
-        try {
-            return stored.create(name, firstKey, actor, now);
-        } finally {
-            byKeyHash.invalidateAll();
-        }
+        return changingKeys(() -> stored.create(name, firstKey, actor, now));
     }
 
     @Override
     public ApiKey addKey(ApplicationId application, NewKey key, Actor actor, Instant now) {
-        try {
-            return stored.addKey(application, key, actor, now);
-        } finally {
-            byKeyHash.invalidateAll();
-        }
+        return changingKeys(() -> stored.addKey(application, key, actor, now));
     }
 
     @Override
     public ApiKey rotate(ApiKey old, KeyHash hash, Instant oldEndsAt, Actor actor, Instant now) {
-        try {
-            return stored.rotate(old, hash, oldEndsAt, actor, now);
-        } finally {
-            byKeyHash.invalidateAll();
-        }
+        return changingKeys(() -> stored.rotate(old, hash, oldEndsAt, actor, now));
     }
 
     @Override
     public void revoke(ApiKey key, Actor actor, Instant now) {
-        try {
+        changingKeys(() -> {
             stored.revoke(key, actor, now);
+            return null;
+        });
+    }
+
+    /** A change of keys made through this node: what it remembers is forgotten, whether the change went through. */
+    private <T> T changingKeys(Supplier<T> change) {
+        try {
+            return change.get();
         } finally {
             byKeyHash.invalidateAll();
         }
