@@ -38,10 +38,8 @@ CREATE TABLE audit_trail (
     actor_name     VARCHAR(100) NOT NULL,
     request_id     VARCHAR(64),
     version        BIGINT,
-    previous_id    BIGINT,
-    -- No foreign key to donors: InnoDB would index donor_id for it, a random page per modify (see PostgreSQL's V8).
     CONSTRAINT audit_trail_application_fk FOREIGN KEY (application_id) REFERENCES applications (id),
-    CONSTRAINT audit_trail_key_fk FOREIGN KEY (key_id) REFERENCES api_keys (id)
+    CONSTRAINT audit_trail_donor_fk FOREIGN KEY (donor_id) REFERENCES donors (id),
+    CONSTRAINT audit_trail_key_fk FOREIGN KEY (key_id) REFERENCES api_keys (id),
+    INDEX audit_trail_donor (donor_id, id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_nopad_bin;
-
-ALTER TABLE donors ADD COLUMN last_record_id BIGINT;

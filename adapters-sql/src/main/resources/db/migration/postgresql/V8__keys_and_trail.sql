@@ -35,7 +35,7 @@ ALTER TABLE applications DROP COLUMN key_hash;
 -- One record per change of a donor, written in the change's own transaction, and the key events of an application
 -- (key.created, key.rotated, key.revoked: donor_id null, key_id the key). fields names the fields whose value changed,
 -- space-separated and sorted: never a value, so an erasure keeps the records. actor_key_id is the calling key's id for
--- changes made through the API, null for commands; request_id the request's X-Request-Id. (previous_id below.)
+-- changes made through the API, null for commands; request_id the request's X-Request-Id.
 CREATE TABLE audit_trail (
     id             BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     application_id BIGINT NOT NULL REFERENCES applications (id),
@@ -51,9 +51,6 @@ CREATE TABLE audit_trail (
     version        BIGINT
 );
 
--- No index but the primary key, since every write of a donor adds a record and an index by donor would take a random
--- page per modify (docs/performance.md): a donor's records are chained instead. previous_id is the donor's record
--- before this one, and donors.last_record_id its latest, so its history is followed by primary key from the donor's
--- row, which its write changes anyway. An application's audit, rare and read in batches, walks the ids in order.
-ALTER TABLE audit_trail ADD COLUMN previous_id BIGINT;
-ALTER TABLE donors ADD COLUMN last_record_id BIGINT;
+-- A donor's history, oldest first (donor ids are global). One index only, since every write of a donor adds a
+-- record: an application's audit, rare and read in batches, walks the records in id order instead.
+CREATE INDEX audit_trail_donor ON audit_trail (donor_id, id);

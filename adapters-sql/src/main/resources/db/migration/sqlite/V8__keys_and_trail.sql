@@ -35,8 +35,7 @@ CREATE TABLE audit_trail (
     actor_key_id   INTEGER,
     actor_name     TEXT NOT NULL,
     request_id     TEXT,
-    version        INTEGER,
-    previous_id    INTEGER
+    version        INTEGER
 );
 
-ALTER TABLE donors ADD COLUMN last_record_id INTEGER;
+CREATE INDEX audit_trail_donor ON audit_trail (donor_id, id);

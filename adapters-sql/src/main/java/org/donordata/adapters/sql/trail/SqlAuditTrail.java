@@ -2,7 +2,6 @@ package org.donordata.adapters.sql.trail;
 
 import static org.donordata.adapters.sql.schema.Tables.API_KEYS;
 import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
-import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
 import java.time.Instant;
 import java.util.Arrays;
@@ -16,17 +15,11 @@ import org.donordata.application.AuditAction;
 import org.donordata.application.AuditRecord;
 import org.donordata.application.AuditTrail;
 import org.donordata.application.DonorRepository;
-import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Field;
 import org.jooq.Record;
-import org.jooq.Record1;
-import org.jooq.impl.DSL;
 
-/**
- * The trail in the {@code audit_trail} table, read in the order it was written (its ids), always by application: a
- * donor's records by following their chain from the donor's row (TrailAppend), an application's audit by id.
- */
+/** The trail in the {@code audit_trail} table, read in the order it was written (its ids), always by application. */
 public final class SqlAuditTrail implements AuditTrail {
 
     private final DSLContext dsl;
@@ -37,30 +30,20 @@ public final class SqlAuditTrail implements AuditTrail {
 
     @Override
     public List<AuditRecord> history(ApplicationId owner, long donorId, long offset, int count) {
-        Field<Long> link = DSL.field(DSL.name("chain", "record_id"), Long.class);
-        CommonTableExpression<Record1<Long>> chain = DSL.name("chain").fields("record_id").as(
-                DSL.select(DONORS.LAST_RECORD_ID).from(DONORS)
-                        .where(DONORS.ID.eq(donorId), DONORS.APPLICATION_ID.eq(owner.value()))
-                        .unionAll(DSL.select(AUDIT_TRAIL.PREVIOUS_ID).from(AUDIT_TRAIL)
-                                .join(DSL.table(DSL.name("chain"))).on(AUDIT_TRAIL.ID.eq(link))
-                                .where(AUDIT_TRAIL.PREVIOUS_ID.isNotNull())));
-        return dsl.withRecursive(chain).select(AUDIT_TRAIL.fields()).select(API_KEYS.NAME)
-                .from(AUDIT_TRAIL).leftJoin(API_KEYS).on(API_KEYS.ID.eq(AUDIT_TRAIL.KEY_ID))
-                .where(AUDIT_TRAIL.ID.in(DSL.select(chain.field(0, Long.class)).from(chain)),
-                        AUDIT_TRAIL.APPLICATION_ID.eq(owner.value()))
-                .orderBy(AUDIT_TRAIL.ID)
-                .limit(DonorRepository.checkedCount(count)).offset(offset)
-                .fetch(SqlAuditTrail::toRecord);
+        return read(AUDIT_TRAIL.DONOR_ID.eq(donorId), owner, offset, count);
     }
 
     @Override
     public List<AuditRecord> audit(ApplicationId owner, Instant since, long afterSequence, int count) {
+        return read(AUDIT_TRAIL.AT.ge(since).and(AUDIT_TRAIL.ID.gt(afterSequence)), owner, 0, count);
+    }
+
+    private List<AuditRecord> read(Condition condition, ApplicationId owner, long offset, int count) {
         return dsl.select(AUDIT_TRAIL.fields()).select(API_KEYS.NAME)
                 .from(AUDIT_TRAIL).leftJoin(API_KEYS).on(API_KEYS.ID.eq(AUDIT_TRAIL.KEY_ID))
-                .where(AUDIT_TRAIL.APPLICATION_ID.eq(owner.value()), AUDIT_TRAIL.AT.ge(since),
-                        AUDIT_TRAIL.ID.gt(afterSequence))
+                .where(AUDIT_TRAIL.APPLICATION_ID.eq(owner.value()), condition)
                 .orderBy(AUDIT_TRAIL.ID)
-                .limit(DonorRepository.checkedCount(count))
+                .limit(DonorRepository.checkedCount(count)).offset(offset)
                 .fetch(SqlAuditTrail::toRecord);
     }
 

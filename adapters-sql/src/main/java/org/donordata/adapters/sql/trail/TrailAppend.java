@@ -1,16 +1,12 @@
 package org.donordata.adapters.sql.trail;
 
 import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
-import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.List;
 
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
@@ -21,14 +17,9 @@ import org.jooq.impl.DSL;
 
 /**
  * Appends a record to the trail, in the transaction it is given: the one of the change it records. Rendered once, as
- * every donor write's statements are, since a record rides in every write. A donor's record is chained to the one
- * before it ({@code previous_id}) and becomes the donor's latest ({@code donors.last_record_id}): the history is
- * followed from the donor's row, with no index on the trail to keep (V8 says why).
- *
- * @param insert a record, its previous one read from the donor's row
- * @param latest the donor's latest record
+ * every donor write's statements are, since a record rides in every write.
  */
-public record TrailAppend(DatabaseKind kind, Statement insert, Statement latest) {
+public record TrailAppend(DatabaseKind kind, Statement insert) {
 
     private static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
     private static final Param<Long> DONOR = DSL.param("p_donor", Long.class);
@@ -41,11 +32,9 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement latest)
     private static final Param<String> ACTOR_NAME = DSL.param("p_actor_name", String.class);
     private static final Param<String> REQUEST_ID = DSL.param("p_request_id", String.class);
     private static final Param<Long> VERSION = DSL.param("p_version", Long.class);
-    private static final Param<Long> RECORD = DSL.param("p_record", Long.class);
 
     public static TrailAppend of(DatabaseKind kind) {
-        DSLContext renderer = DSL.using(kind.dialect());
-        return new TrailAppend(kind, Statement.render(renderer, DSL.insertInto(AUDIT_TRAIL)
+        return new TrailAppend(kind, Statement.render(DSL.using(kind.dialect()), DSL.insertInto(AUDIT_TRAIL)
                 .set(AUDIT_TRAIL.APPLICATION_ID, APPLICATION)
                 .set(AUDIT_TRAIL.DONOR_ID, DONOR)
                 .set(AUDIT_TRAIL.KEY_ID, KEY)
@@ -56,28 +45,14 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement latest)
                 .set(AUDIT_TRAIL.ACTOR_KEY_ID, ACTOR_KEY)
                 .set(AUDIT_TRAIL.ACTOR_NAME, ACTOR_NAME)
                 .set(AUDIT_TRAIL.REQUEST_ID, REQUEST_ID)
-                .set(AUDIT_TRAIL.VERSION, VERSION)
-                .set(AUDIT_TRAIL.PREVIOUS_ID, DSL.field(DSL.select(DONORS.LAST_RECORD_ID).from(DONORS)
-                        .where(DONORS.ID.eq(DONOR))))),
-                Statement.render(renderer, DSL.update(DONORS).set(DONORS.LAST_RECORD_ID, RECORD)
-                        .where(DONORS.ID.eq(DONOR))));
+                .set(AUDIT_TRAIL.VERSION, VERSION)));
     }
 
     /** A change of a donor: the names of the fields it changed, and the donor's version after it. */
     public void donorChanged(DSLContext tx, ApplicationId owner, long donorId, AuditAction action, List<String> fields,
             Actor actor, long version, Instant at) {
-        Bindings record = bindings(owner, action, actor, at).set(DONOR, donorId)
-                .set(FIELDS, String.join(" ", fields)).set(VERSION, version);
-        long id = tx.connectionResult(connection -> {
-            PreparedStatement statement = PreparedStatements.returningId(connection, insert.sql());
-            insert.bind(statement, record);
-            statement.executeUpdate();
-            try (ResultSet inserted = statement.getGeneratedKeys()) {
-                inserted.next();
-                return inserted.getLong(1);
-            }
-        });
-        latest.execute(tx, new Bindings(kind).set(RECORD, id).set(DONOR, donorId));
+        insert.execute(tx, bindings(owner, action, actor, at).set(DONOR, donorId)
+                .set(FIELDS, String.join(" ", fields)).set(VERSION, version));
     }
 
     /** An event of one of the owner's keys. */
