@@ -1,6 +1,8 @@
 package org.donordata.application;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 
@@ -17,8 +19,9 @@ public record ApiKey(long id, ApplicationId application, String name, Set<Scope>
     /** The name of the key every application is created with, holding every scope. */
     public static final String DEFAULT_NAME = "default";
 
+    /** Holds the scopes in their names' order (Scope's declaration order), which every listing of them shows. */
     public ApiKey {
-        scopes = Set.copyOf(scopes);
+        scopes = Collections.unmodifiableSet(scopes.isEmpty() ? EnumSet.noneOf(Scope.class) : EnumSet.copyOf(scopes));
     }
 
     /** What {@code keys list} shows. */
@@ -45,10 +48,5 @@ public record ApiKey(long id, ApplicationId application, String name, Set<Scope>
     public boolean works(Instant now) {
         State state = state(now);
         return state == State.ACTIVE || state == State.RETIRING;
-    }
-
-    /** This key as used at {@code at}. */
-    public ApiKey usedAt(Instant at) {
-        return new ApiKey(id, application, name, scopes, createdAt, expiresAt, endsAt, Optional.of(at), rotatedFrom);
     }
 }

@@ -6,7 +6,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** What a key may do (contract section 14): each route of the API needs one, or just a valid key. */
+/**
+ * What a key may do (contract section 14): each route of the API needs one, or just a valid key. Declared in the
+ * order of their names, so an EnumSet lists them sorted.
+ */
 public enum Scope {
     DONORS_ERASE("donors:erase"),
     DONORS_READ("donors:read"),
@@ -51,8 +54,13 @@ public enum Scope {
         return scopes;
     }
 
+    /** The scopes' names, sorted, separated by {@code separator}. */
+    public static String names(Set<Scope> scopes, String separator) {
+        return scopes.stream().map(Scope::wireName).sorted().collect(Collectors.joining(separator));
+    }
+
     /** The scopes' names, sorted, comma-separated. */
     public static String names(Set<Scope> scopes) {
-        return scopes.stream().map(Scope::wireName).sorted().collect(Collectors.joining(","));
+        return names(scopes, ",");
     }
 }

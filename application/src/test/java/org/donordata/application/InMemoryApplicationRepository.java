@@ -82,7 +82,9 @@ public final class InMemoryApplicationRepository implements ApplicationRepositor
 
     @Override
     public synchronized void recordUse(long keyId, Instant at) {
-        keys.set((int) keyId - 1, keys.get((int) keyId - 1).usedAt(at));
+        ApiKey key = keys.get((int) keyId - 1);
+        keys.set((int) keyId - 1, new ApiKey(key.id(), key.application(), key.name(), key.scopes(), key.createdAt(),
+                key.expiresAt(), key.endsAt(), Optional.of(at), key.rotatedFrom()));
     }
 
     /** What is stored for a key's secret, to show that keys are kept only as hashes. */

@@ -138,7 +138,7 @@ final class KeysCommand implements Runnable {
                         .write("id", key.id())
                         .write("name", key.name());
                 json.writeStartArray("scopes");
-                key.scopes().stream().map(Scope::wireName).sorted().forEach(json::write);
+                key.scopes().forEach(scope -> json.write(scope.wireName()));
                 json.writeEnd();
                 json.write("created_at", key.createdAt().toString());
                 instant(json, "expires_at", key.expiresAt());

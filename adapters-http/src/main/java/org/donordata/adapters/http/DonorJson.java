@@ -3,7 +3,6 @@ package org.donordata.adapters.http;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -61,7 +60,7 @@ final class DonorJson {
         json.writeNumberField("id", key.id());
         json.writeStringField("name", key.name());
         json.writeArrayFieldStart("scopes");
-        for (Scope scope : key.scopes().stream().sorted(Comparator.comparing(Scope::wireName)).toList()) {
+        for (Scope scope : key.scopes()) {
             json.writeString(scope.wireName());
         }
         json.writeEndArray();

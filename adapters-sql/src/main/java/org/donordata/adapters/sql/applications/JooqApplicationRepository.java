@@ -9,7 +9,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.UniqueConstraint;
@@ -143,7 +142,8 @@ public final class JooqApplicationRepository implements ApplicationRepository {
                 .set(API_KEYS.APPLICATION_ID, application.value())
                 .set(API_KEYS.NAME, key.name())
                 .set(API_KEYS.KEY_HASH, key.hash().hex())
-                .set(API_KEYS.SCOPES, stored(key.scopes()))
+                // As OAuth writes scopes: names separated by spaces, sorted.
+                .set(API_KEYS.SCOPES, Scope.names(key.scopes(), " "))
                 .set(API_KEYS.CREATED_AT, now)
                 .set(API_KEYS.EXPIRES_AT, expiresAt.orElse(null))
                 .set(API_KEYS.ROTATED_FROM, rotatedFrom.orElse(null))
@@ -163,11 +163,6 @@ public final class JooqApplicationRepository implements ApplicationRepository {
 
     private static Instant micros(Instant instant) {
         return instant.truncatedTo(ChronoUnit.MICROS);
-    }
-
-    /** Scopes as OAuth writes them: names separated by spaces, sorted. */
-    private static String stored(Set<Scope> scopes) {
-        return scopes.stream().map(Scope::wireName).sorted().collect(Collectors.joining(" "));
     }
 
     private static Set<Scope> scopes(String stored) {
