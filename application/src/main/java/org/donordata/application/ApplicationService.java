@@ -48,11 +48,11 @@ public final class ApplicationService {
         if (found.isEmpty()) {
             return new Authentication.Refused();
         }
-        Instant now = clock.instant();
+        Instant now = now();
         ApiKey key = found.get().key();
         return switch (key.state(now)) {
             case ACTIVE, RETIRING -> {
-                applications.recordUse(key.id(), StoredTime.now(clock));
+                applications.recordUse(key.id(), now);
                 yield new Authentication.Valid(found.get());
             }
             case EXPIRED -> new Authentication.Expired();
@@ -206,16 +206,12 @@ public final class ApplicationService {
     }
 
     /**
-     * Checks a key the operator configures, before anything is stored: {@link #prepareDefaultApplication} refuses the
-     * same.
+     * A key the operator configures, checked before anything is stored: {@link #prepareDefaultApplication} refuses
+     * the same.
      *
      * @throws ApplicationCommandException saying what is wrong with it
      */
-    public static void checkConfiguredKey(String key) {
-        checkedConfiguredKey(key);
-    }
-
-    private static String checkedConfiguredKey(String key) {
+    public static String checkedConfiguredKey(String key) {
         if (key.length() < MIN_CONFIGURED_KEY_LENGTH || key.length() > MAX_KEY_LENGTH || !key.equals(key.strip())) {
             throw new ApplicationCommandException("A configured api key must be " + MIN_CONFIGURED_KEY_LENGTH + " to "
                     + MAX_KEY_LENGTH + " characters without surrounding spaces; a random one is best.");
@@ -231,7 +227,7 @@ public final class ApplicationService {
     private Optional<ApiKey> workingDefaultKey(ApplicationId id) {
         Instant now = now();
         return applications.keys(id).stream()
-                .filter(key -> key.name().equals(ApiKey.DEFAULT_NAME) && key.works(now) && key.endsAt().isEmpty())
+                .filter(key -> key.name().equals(ApiKey.DEFAULT_NAME) && key.state(now) == ApiKey.State.ACTIVE)
                 .reduce((older, newer) -> newer);
     }
 

@@ -82,7 +82,7 @@ final class RunningService implements AutoCloseable {
             throw new StartFailure(Settings.variablesOf(unusable.setting()) + ": " + unusable.getMessage(), null);
         }
         try {
-            settings.apiKey().ifPresent(ApplicationService::checkConfiguredKey);
+            settings.apiKey().ifPresent(ApplicationService::checkedConfiguredKey);
         } catch (ApplicationCommandException unusable) {
             throw new StartFailure("DONORS_API_KEY: " + unusable.getMessage(), null);
         }

@@ -52,10 +52,7 @@ final class ApiException extends HttpException {
     }
 
     static ApiException unauthorized() {
-        ApiException exception = new ApiException(Status.UNAUTHORIZED_401,
-                "A valid api-key header is required.");
-        exception.header(HeaderValues.create(HeaderNames.WWW_AUTHENTICATE, "api-key"));
-        return exception;
+        return asksForAKey(new ApiException(Status.UNAUTHORIZED_401, "A valid api-key header is required."));
     }
 
     /** For a key that lacks what the route needs: says which scope, and nothing about what the path names. */
@@ -66,8 +63,11 @@ final class ApiException extends HttpException {
 
     /** An expired key: the caller is told so, to ask for a new one. */
     static ApiException expiredKey() {
-        ApiException exception = new ApiException(Status.UNAUTHORIZED_401,
-                "This api key has expired; ask the operator for a new one.");
+        return asksForAKey(new ApiException(Status.UNAUTHORIZED_401,
+                "This api key has expired; ask the operator for a new one."));
+    }
+
+    private static ApiException asksForAKey(ApiException exception) {
         exception.header(HeaderValues.create(HeaderNames.WWW_AUTHENTICATE, "api-key"));
         return exception;
     }
