@@ -36,6 +36,7 @@ import org.donordata.application.ApplicationRepository;
 import org.donordata.application.AuditTrail;
 import org.donordata.application.DonorRepository;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
@@ -121,18 +122,20 @@ public final class SqlDatabase implements AutoCloseable {
             } catch (SQLException e) {
                 throw new DataAccessException("Cannot check the database before migrating it", e);
             }
-            Flyway.configure()
-                    .dataSource(dataSource)
-                    .locations(kind.migrations())
-                    .javaMigrations(new FoldStoredEmails())
-                    .failOnMissingLocations(true)
-                    .load()
-                    .migrate();
+            migrations(kind).dataSource(dataSource).load().migrate();
             return new SqlDatabase(dataSource, kind, settings, apiKeyCacheLifetime);
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;
         }
+    }
+
+    /** The schema's migrations for this kind of database, as every open runs them (tests stop them at a version). */
+    static FluentConfiguration migrations(DatabaseKind kind) {
+        return Flyway.configure()
+                .locations(kind.migrations())
+                .javaMigrations(new FoldStoredEmails())
+                .failOnMissingLocations(true);
     }
 
     private static HikariConfig poolConfig(DatabaseSettings settings, DatabaseKind kind) {

@@ -2,6 +2,7 @@ package org.donordata.adapters.sql;
 
 import java.nio.file.Path;
 
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +17,12 @@ public abstract class DatabaseTestBase {
     SqlDatabase database;
 
     abstract TestDatabase newTestDatabase(Path temporaryDirectory);
+
+    /** The service's migrations on the database of these settings, to be stopped at an earlier version. */
+    static FluentConfiguration migrations(DatabaseSettings settings) {
+        return SqlDatabase.migrations(DatabaseKind.of(settings.jdbcUrl()))
+                .dataSource(settings.jdbcUrl(), settings.user(), settings.password());
+    }
 
     @BeforeEach
     void openDatabase() {

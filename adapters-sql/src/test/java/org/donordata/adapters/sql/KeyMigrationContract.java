@@ -10,15 +10,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
-import org.donordata.adapters.sql.donors.FoldStoredEmails;
 import org.donordata.application.ApiKey;
 import org.donordata.application.Caller;
 import org.donordata.application.KeyHash;
 import org.donordata.application.Scope;
-import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationVersion;
-import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.jooq.CloseableDSLContext;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -34,14 +31,11 @@ abstract class KeyMigrationContract extends DatabaseTestBase {
         Path directory = Files.createDirectories(temporaryDirectory.resolve("before-keys"));
         try (TestDatabase old = newTestDatabase(directory)) {
             DatabaseSettings settings = old.settings();
-            FluentConfiguration flyway = Flyway.configure()
-                    .dataSource(settings.jdbcUrl(), settings.user(), settings.password())
-                    .locations(DatabaseKind.of(settings.jdbcUrl()).migrations())
-                    .javaMigrations(new FoldStoredEmails());
             // The last migration before V8: V7, or on MariaDB, which joined at version 7, the last of its own.
-            MigrationVersion beforeKeys = Stream.of(flyway.load().info().all()).map(MigrationInfo::getVersion)
-                    .filter(version -> version.compareTo(MigrationVersion.fromVersion("8")) < 0).max(Comparator.naturalOrder()).orElseThrow();
-            flyway.target(beforeKeys).load().migrate();
+            MigrationVersion beforeKeys = Stream.of(migrations(settings).load().info().all())
+                    .map(MigrationInfo::getVersion).filter(version -> version.compareTo(MigrationVersion.fromVersion("8")) < 0)
+                    .max(Comparator.naturalOrder()).orElseThrow();
+            migrations(settings).target(beforeKeys).load().migrate();
             String oldKey = "dds_" + "k".repeat(43);
             try (CloseableDSLContext v7 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
                 for (String[] application : List.of(new String[] {"website", KeyHash.of(oldKey).hex()},

@@ -16,7 +16,6 @@ import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.ExpectedVersion;
-import org.flywaydb.core.Flyway;
 import org.jooq.CloseableDSLContext;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -33,12 +32,7 @@ abstract class SchemaUpgradeContract extends DonorRepositoryTestBase {
         Path directory = Files.createDirectories(temporaryDirectory.resolve("before-versions"));
         try (TestDatabase old = newTestDatabase(directory)) {
             DatabaseSettings settings = old.settings();
-            Flyway.configure()
-                    .dataSource(settings.jdbcUrl(), settings.user(), settings.password())
-                    .locations(DatabaseKind.of(settings.jdbcUrl()).migrations())
-                    .target("1")
-                    .load()
-                    .migrate();
+            migrations(settings).target("1").load().migrate();
             try (CloseableDSLContext v1 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
                 v1.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "old").set(APPLICATIONS.CREATED_AT, CREATED)
                         .execute();
@@ -63,12 +57,7 @@ abstract class SchemaUpgradeContract extends DonorRepositoryTestBase {
         Path directory = Files.createDirectories(temporaryDirectory.resolve("before-ordinals"));
         try (TestDatabase old = newTestDatabase(directory)) {
             DatabaseSettings settings = old.settings();
-            Flyway.configure()
-                    .dataSource(settings.jdbcUrl(), settings.user(), settings.password())
-                    .locations(DatabaseKind.of(settings.jdbcUrl()).migrations())
-                    .target("2")
-                    .load()
-                    .migrate();
+            migrations(settings).target("2").load().migrate();
             try (CloseableDSLContext v2 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
                 for (String name : List.of("first", "second")) {
                     v2.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, name).set(APPLICATIONS.CREATED_AT, CREATED)
