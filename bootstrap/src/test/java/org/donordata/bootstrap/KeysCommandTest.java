@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.StringReader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -118,6 +119,27 @@ class KeysCommandTest {
         assertEquals("command", lines.get(2).getJsonObject("actor").getString("type"));
         assertEquals("", run("audit", "--application", "1", "--since", "2999-01-01T00:00:00Z").out());
         assertEquals(1, run("audit", "--application", "1", "--since", "yesterday").exit());
+    }
+
+    /** The command line's own changes have their records too, naming the command, with no request. */
+    @Test
+    void importAndEraseOnTheCommandLineLeaveTheirRecords() throws Exception {
+        Path file = dir.resolve("donors.csv");
+        Files.writeString(file, "first_name,last_name\nAda,Lovelace\n");
+        assertEquals(0, run("import", "--application", "1", file.toString()).exit());
+        assertEquals(0, run("erase", "--application", "1", "--donor", "1").exit());
+
+        List<JsonObject> changes = run("audit", "--application", "1").out().lines()
+                .map(line -> Json.createReader(new StringReader(line)).readObject())
+                .filter(line -> !line.isNull("donor_id")).toList();
+
+        assertEquals(List.of("created", "erased"), changes.stream().map(line -> line.getString("action")).toList());
+        assertEquals(List.of("import", "erase"), changes.stream()
+                .map(line -> line.getJsonObject("actor").getString("name")).toList());
+        assertEquals(List.of("first_name", "last_name"), changes.getFirst().getJsonArray("fields")
+                .getValuesAs(JsonString.class).stream().map(JsonString::getString).toList());
+        assertTrue(changes.getLast().isNull("request_id"));
+        assertFalse(changes.toString().contains("Lovelace"), "names, never values");
     }
 
     private List<String> states() {
