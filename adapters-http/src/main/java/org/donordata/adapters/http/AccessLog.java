@@ -33,8 +33,6 @@ final class AccessLog {
 
     private static final System.Logger LOG = System.getLogger(LOGGER_NAME);
     private static final int CLIENT_TOO_SLOW = 408;
-    // Routing runs on the connection's thread, as do the error responses Helidon writes during it.
-    private static final ThreadLocal<String> ROUTED = new ThreadLocal<>();
     private static final Set<String> WORDS = Set.of("api", "v1", "donors", "changes", "external", "erase", "history");
 
     private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
@@ -53,18 +51,21 @@ final class AccessLog {
         String id = newRequestId();
         res.header(REQUEST_ID, id);
         req.context().register(new RequestId(id));
-        ROUTED.set(id);
+        // Helidon answers some errors during routing itself (a chunked body over the limit): logged here, not there.
+        Optional<ConnectionScope> connection = ConnectionScope.of(req);
+        connection.ifPresent(scope -> scope.routing(id));
         try {
             chain.proceed();
         } finally {
-            ROUTED.remove();
+            connection.ifPresent(ConnectionScope::routed);
             Long application = ApiKeyCheck.authenticated(req).map(caller -> caller.application().id().value())
                     .orElse(null);
             long nanos = System.nanoTime() - start;
             String route = req.matchingPattern().filter(pattern -> !pattern.isEmpty()).orElse(null);
             String method = safeMethod(req.prologue().method().text());
             // A client that missed its deadline had its connection closed; it got no answer, and is logged as 408.
-            int status = ClientDeadline.current().expired() ? CLIENT_TOO_SLOW : res.status().code();
+            boolean tooSlow = connection.map(scope -> scope.deadline().expired()).orElse(false);
+            int status = tooSlow ? CLIENT_TOO_SLOW : res.status().code();
             metrics.served(method, route == null ? HttpMetrics.NO_ROUTE : route, status, nanos);
             log(id, method, req.prologue().uriPath().rawPath(), route, status, nanos / 1_000_000, application);
         }
@@ -74,11 +75,12 @@ final class AccessLog {
      * For a response Helidon writes itself, returning its request id. Before routing, it is logged here, without
      * duration or application. During routing (Helidon answers some errors, such as a chunked body over the
      * limit, this way too), the routed request's id is returned and the filter logs the request.
+     *
+     * @param routed the id of the request being routed on the connection, if one is
      */
-    String direct(String method, String path, int status) {
-        String routed = ROUTED.get();
-        if (routed != null) {
-            return routed;
+    String direct(Optional<String> routed, String method, String path, int status) {
+        if (routed.isPresent()) {
+            return routed.get();
         }
         String id = newRequestId();
         String safeMethod = safeMethod(method);

@@ -3,6 +3,8 @@ package org.donordata.adapters.http;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
+import io.helidon.webserver.http.ServerRequest;
+
 /**
  * The time a connection's client has to do its part: send a request head, send the body being read, take the
  * response being written. Helidon 4.4.0 has no such timeout on the server side, and no release since adds one (no
@@ -15,39 +17,29 @@ import java.util.concurrent.locks.LockSupport;
 class ClientDeadline {
 
     /** For requests that do not come over a guarded connection (such as routing tests): never expires. */
-    static final ClientDeadline NONE = new ClientDeadline(Duration.ZERO, () -> { });
+    static final ClientDeadline NONE = new ClientDeadline(Duration.ZERO);
 
-    private static final ThreadLocal<ClientDeadline> CURRENT = new ThreadLocal<>();
     private static final long PAUSED = Long.MIN_VALUE;
 
     private final long timeoutNanos;
-    private final Runnable onExpiry;
     private volatile long deadline = PAUSED;
     private volatile boolean finished;
     private volatile boolean expired;
     private volatile Thread watchdog;
 
-    private ClientDeadline(Duration timeout, Runnable onExpiry) {
+    ClientDeadline(Duration timeout) {
         this.timeoutNanos = timeout.toNanos();
-        this.onExpiry = onExpiry;
     }
 
-    /** Starts watching, armed, the connection served on the current thread, until {@link #finish()}. */
-    static ClientDeadline watch(Duration timeout, Runnable onExpiry) {
-        ClientDeadline watched = new ClientDeadline(timeout, onExpiry);
-        watched.arm();
-        watched.watchdog = Thread.ofVirtual().name("client-deadline").start(watched::watchUntilFinished);
-        CURRENT.set(watched);
-        return watched;
+    /** The deadline of the connection the request came on ({@link ConnectionScope}); {@link #NONE} when none. */
+    static ClientDeadline of(ServerRequest req) {
+        return ConnectionScope.of(req).map(ConnectionScope::deadline).orElse(NONE);
     }
 
-    /**
-     * The deadline of the connection whose request is handled on this thread (Helidon 4 handles an HTTP/1
-     * request on its connection's own thread); {@link #NONE} when there is none.
-     */
-    static ClientDeadline current() {
-        ClientDeadline current = CURRENT.get();
-        return current == null ? NONE : current;
+    /** Starts watching, armed, until {@link #finish()}; {@code onExpiry} closes the connection. */
+    void watch(Runnable onExpiry) {
+        arm();
+        watchdog = Thread.ofVirtual().name("client-deadline").start(() -> watchUntilFinished(onExpiry));
     }
 
     /** The client must now do its part within the timeout. */
@@ -72,11 +64,10 @@ class ClientDeadline {
     /** The connection has ended: stops the watchdog. Called on the connection's thread. */
     void finish() {
         finished = true;
-        CURRENT.remove();
         LockSupport.unpark(watchdog);
     }
 
-    private void watchUntilFinished() {
+    private void watchUntilFinished(Runnable onExpiry) {
         while (!finished) {
             long due = deadline;
             long now = System.nanoTime();

@@ -3,11 +3,13 @@ package org.donordata.adapters.http;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.concurrency.limits.Limit;
 import io.helidon.common.task.InterruptableTask;
 import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import io.helidon.webserver.spi.ServerConnection;
@@ -32,12 +34,19 @@ final class ConnectionGuard implements ServerConnectionSelector {
     private final Duration clientTimeout;
     private final AtomicInteger open = new AtomicInteger();
     private final int maxRequestLine;
+    private final Function<ConnectionScope, DirectHandlers> directHandlers;
 
-    ConnectionGuard(Http1Config http1, int maxConnections, Duration clientTimeout) {
+    /**
+     * @param directHandlers those of a connection, made for its scope; null for the listener's own (then nothing
+     *        answered directly knows of the connection's requests)
+     */
+    ConnectionGuard(Http1Config http1, int maxConnections, Duration clientTimeout,
+            Function<ConnectionScope, DirectHandlers> directHandlers) {
         this.http1 = Http1ConnectionSelector.builder().config(http1).build();
         this.maxRequestLine = http1.maxPrologueLength();
         this.maxConnections = maxConnections;
         this.clientTimeout = clientTimeout;
+        this.directHandlers = directHandlers;
     }
 
     @Override
@@ -58,25 +67,29 @@ final class ConnectionGuard implements ServerConnectionSelector {
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
         RequestLineCheck lines = RequestLineCheck.on(ctx, maxRequestLine);
-        ServerConnection connection = http1.connection(lines.in(ctx));
+        ConnectionScope scope = new ConnectionScope(new ClientDeadline(clientTimeout));
+        ServerConnection connection = http1.connection(scope.around(ctx, lines,
+                directHandlers == null ? null : directHandlers.apply(scope)));
         // An HTTP/1 connection may be interrupted exactly while it waits for, and reads, a request line.
         lines.whileReadingRequestLine(() -> connection instanceof InterruptableTask<?> task && task.canInterrupt());
-        return new Guarded(connection);
+        return new Guarded(connection, scope.deadline());
     }
 
     private final class Guarded implements ServerConnection, InterruptableTask<Void> {
 
         private final ServerConnection connection;
+        private final ClientDeadline deadline;
 
-        Guarded(ServerConnection connection) {
+        Guarded(ServerConnection connection, ClientDeadline deadline) {
             this.connection = connection;
+            this.deadline = deadline;
         }
 
         @Override
         public void handle(Limit requests) throws InterruptedException {
             boolean admitted = open.incrementAndGet() <= maxConnections;
             // Closing with interruption is how Helidon itself ends a connection blocked in a read.
-            ClientDeadline deadline = ClientDeadline.watch(clientTimeout, () -> connection.close(true));
+            deadline.watch(() -> connection.close(true));
             try {
                 connection.handle(admitted ? new GuardedLimit(requests, deadline) : GuardedLimit.refusing());
             } finally {

@@ -130,7 +130,7 @@ final class Envelope {
 
     // From here on the client is waited for again: it must take the response within its deadline.
     private static void send(ServerRequest req, ServerResponse res, Status status, byte[] body) {
-        ClientDeadline.current().arm();
+        ClientDeadline.of(req).arm();
         res.status(status);
         HEADERS.forEach(res::header);
         sendWhole(req, res, body);

@@ -1,5 +1,8 @@
 package org.donordata.adapters.http;
 
+import java.util.Optional;
+import java.util.function.Supplier;
+
 import io.helidon.http.DirectHandler;
 import io.helidon.http.DirectHandler.TransportResponse;
 import io.helidon.http.HeaderNames;
@@ -79,10 +82,19 @@ final class ErrorMapping {
      * answered 505, as RFC 9110 says: a proxy in front must speak HTTP/1.1 to the service (docs/deployment.md).
      */
     static DirectHandlers directHandlers(AccessLog accessLog) {
+        return directHandlers(accessLog, Optional::empty);
+    }
+
+    /** Those of one guarded connection, which know the request being routed on it. */
+    static DirectHandlers directHandlers(AccessLog accessLog, ConnectionScope connection) {
+        return directHandlers(accessLog, connection::routedRequestId);
+    }
+
+    private static DirectHandlers directHandlers(AccessLog accessLog, Supplier<Optional<String>> routed) {
         DirectHandler envelope = (request, type, status, headers, message) -> {
             Status answered = status.code() == 400 && HEADERS_TOO_LARGE.equals(message) ? HEADER_FIELDS_TOO_LARGE : status;
             String msg = RequestLineCheck.INVALID_METHOD.equals(message) ? message : describe(answered);
-            String id = accessLog.direct(request.method(), request.path(), answered.code());
+            String id = accessLog.direct(routed.get(), request.method(), request.path(), answered.code());
             return TransportResponse.builder()
                     .status(answered)
                     .headers(headers)

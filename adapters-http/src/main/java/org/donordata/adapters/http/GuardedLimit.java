@@ -24,7 +24,7 @@ final class GuardedLimit implements Limit {
 
     /**
      * Refuses every request: for a connection over the cap, whose request Helidon then answers 503 (through
-     * {@link ErrorMapping#directHandlers()}) before closing the connection.
+     * {@link ErrorMapping#directHandlers}) before closing the connection.
      */
     static Limit refusing() {
         return new GuardedLimit(null, ClientDeadline.NONE);

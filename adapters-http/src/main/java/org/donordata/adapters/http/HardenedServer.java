@@ -77,7 +77,8 @@ final class HardenedServer {
                 // selector. In 4.4.0 the builder's protocolsDiscoverServices(false) does not reach the listener's
                 // discovery (helidon-io/helidon#11428, fixed in 4.4.1 by #11438); the configuration key does.
                 .config(ONLY_THE_GUARD)
-                .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(), settings.readTimeout()))
+                .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(), settings.readTimeout(),
+                        scope -> ErrorMapping.directHandlers(accessLog, scope)))
                 // Past the guard's cap, connections are answered 503; past twice the cap, Helidon stops accepting,
                 // so that a flood cannot use up the process's file descriptors (which the database needs too).
                 .maxTcpConnections((int) Math.min(Integer.MAX_VALUE, 2L * settings.maxConnections()))
@@ -96,7 +97,7 @@ final class HardenedServer {
                         .connectionOptions(options -> options.tcpNoDelay(true))
                         .config(ONLY_THE_GUARD)
                         .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(),
-                                settings.readTimeout()))
+                                settings.readTimeout(), null))
                         .shutdownGracePeriod(SHUTDOWN_GRACE))
                 .addFeature(Observability.feature(readiness));
         settings.tls().ifPresent(files -> server.tls(ServerTls.create(files)));

@@ -51,7 +51,7 @@ final class JsonBody {
     /** The members of the request's body; see {@link #members}. */
     static Map<String, Object> read(ServerRequest req) {
         requireJson(req.headers());
-        return members(readAtMostMax(req.content().inputStream()));
+        return members(readAtMostMax(req));
     }
 
     /**
@@ -59,7 +59,7 @@ final class JsonBody {
      * type or none, has no members.
      */
     static Map<String, Object> readOptional(ServerRequest req) {
-        byte[] body = readAtMostMax(req.content().inputStream());
+        byte[] body = readAtMostMax(req);
         if (body.length == 0) {
             return Map.of();
         }
@@ -96,12 +96,12 @@ final class JsonBody {
 
     // Reads one byte past the limit to tell "exactly the limit" from "too large", and never more; the client has
     // its deadline to send it.
-    private static byte[] readAtMostMax(InputStream body) {
-        ClientDeadline deadline = ClientDeadline.current();
+    private static byte[] readAtMostMax(ServerRequest req) {
+        ClientDeadline deadline = ClientDeadline.of(req);
         deadline.arm();
         byte[] bytes;
         try {
-            bytes = readNBytes(body, MAX_BYTES + 1);
+            bytes = readNBytes(req.content().inputStream(), deadline, MAX_BYTES + 1);
         } finally {
             deadline.pause();
         }
@@ -111,14 +111,14 @@ final class JsonBody {
         return bytes;
     }
 
-    private static byte[] readNBytes(InputStream body, int count) {
+    private static byte[] readNBytes(InputStream body, ClientDeadline deadline, int count) {
         try {
             return body.readNBytes(count);
         } catch (RequestException e) {
             // The server's own answer, such as 413 when a chunked body crosses the server's payload limit.
             throw e;
         } catch (IOException | RuntimeException e) {
-            if (ClientDeadline.current().expired()) {
+            if (deadline.expired()) {
                 // The connection is closed: no answer can reach the client, so none is attempted (the access log
                 // records the request as 408).
                 throw new CloseConnectionException("the client stopped sending its body", e);

@@ -1,23 +1,15 @@
 package org.donordata.adapters.http;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;
-import io.helidon.common.buffers.DataWriter;
-import io.helidon.common.socket.HelidonSocket;
-import io.helidon.common.socket.PeerInfo;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.RequestException;
 import io.helidon.http.Status;
 import io.helidon.webserver.ConnectionContext;
-import io.helidon.webserver.ListenerContext;
-import io.helidon.webserver.ProxyProtocolData;
-import io.helidon.webserver.Router;
 import io.helidon.webserver.http.DirectTransportRequest;
 
 /**
@@ -56,11 +48,6 @@ final class RequestLineCheck extends DataReader {
     /** A reader of what {@code ctx}'s reader reads, checking request lines once told when one is read. */
     static RequestLineCheck on(ConnectionContext ctx, int maxLineLength) {
         return new RequestLineCheck(ctx.dataReader(), maxLineLength);
-    }
-
-    /** {@code ctx} with this as its reader, for the connection to read from. */
-    ConnectionContext in(ConnectionContext ctx) {
-        return new Context(ctx, this);
     }
 
     /** Starts the check: a line the connection asks for while this says true is a request line. */
@@ -151,69 +138,5 @@ final class RequestLineCheck extends DataReader {
                 .safeMessage(true)
                 .setKeepAlive(false)
                 .build();
-    }
-
-    /** A connection context, but for its reader. */
-    private record Context(ConnectionContext context, DataReader reader) implements ConnectionContext {
-
-        @Override
-        public DataReader dataReader() {
-            return reader;
-        }
-
-        @Override
-        public ListenerContext listenerContext() {
-            return context.listenerContext();
-        }
-
-        @Override
-        public ExecutorService executor() {
-            return context.executor();
-        }
-
-        @Override
-        public DataWriter dataWriter() {
-            return context.dataWriter();
-        }
-
-        @Override
-        public Router router() {
-            return context.router();
-        }
-
-        @Override
-        public Optional<ProxyProtocolData> proxyProtocolData() {
-            return context.proxyProtocolData();
-        }
-
-        @Override
-        public HelidonSocket serverSocket() {
-            return context.serverSocket();
-        }
-
-        @Override
-        public PeerInfo remotePeer() {
-            return context.remotePeer();
-        }
-
-        @Override
-        public PeerInfo localPeer() {
-            return context.localPeer();
-        }
-
-        @Override
-        public boolean isSecure() {
-            return context.isSecure();
-        }
-
-        @Override
-        public String socketId() {
-            return context.socketId();
-        }
-
-        @Override
-        public String childSocketId() {
-            return context.childSocketId();
-        }
     }
 }

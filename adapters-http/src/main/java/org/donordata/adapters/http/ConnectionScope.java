@@ -1,0 +1,156 @@
+package org.donordata.adapters.http;
+
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+
+import io.helidon.common.buffers.DataReader;
+import io.helidon.common.buffers.DataWriter;
+import io.helidon.common.context.Context;
+import io.helidon.common.socket.HelidonSocket;
+import io.helidon.common.socket.PeerInfo;
+import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.http.media.MediaContext;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.ListenerConfig;
+import io.helidon.webserver.ListenerContext;
+import io.helidon.webserver.ProxyProtocolData;
+import io.helidon.webserver.Router;
+import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.http.ServerRequest;
+
+/**
+ * What the requests of one guarded connection share: its {@link ClientDeadline}, and which of its requests is being
+ * routed (so that an answer Helidon writes itself meanwhile is logged once, by the access log's filter).
+ *
+ * <p>Helidon 4.4.0 keeps no state per connection that a route can reach: a request's context has the listener's as its
+ * parent, shared by every connection, and the ConnectionContext holds nothing of ours. So the guard hands each
+ * connection a listener context of its own ({@link #around}): its context holds this scope, with the listener's as
+ * its parent, so a request's context finds it; its direct handlers are made for this connection. Only the connection's
+ * thread uses a scope: Helidon 4.4.0 routes an HTTP/1 connection's requests on the thread that reads them.
+ */
+final class ConnectionScope {
+
+    private final ClientDeadline deadline;
+    private String routed;
+
+    ConnectionScope(ClientDeadline deadline) {
+        this.deadline = deadline;
+    }
+
+    /** The scope of the connection the request came on; none for a request that came on no guarded connection. */
+    static Optional<ConnectionScope> of(ServerRequest req) {
+        return req.context().get(ConnectionScope.class);
+    }
+
+    ClientDeadline deadline() {
+        return deadline;
+    }
+
+    /** The request with this id is being routed, until {@link #routed()}. */
+    void routing(String requestId) {
+        routed = requestId;
+    }
+
+    void routed() {
+        routed = null;
+    }
+
+    /** The id of the request being routed on this connection, if one is. */
+    Optional<String> routedRequestId() {
+        return Optional.ofNullable(routed);
+    }
+
+    /**
+     * {@code connection} as the HTTP/1 connection is to see it: reading through {@code reader}, and with a listener
+     * context whose context holds this scope and whose direct handlers are {@code directHandlers} (the listener's own,
+     * when null).
+     */
+    ConnectionContext around(ConnectionContext connection, DataReader reader, DirectHandlers directHandlers) {
+        ListenerContext listener = connection.listenerContext();
+        Context context = Context.builder().parent(listener.context()).id("connection-" + connection.childSocketId())
+                .build();
+        context.register(this);
+        return new ScopedConnection(connection, reader, new ScopedListener(listener, context,
+                directHandlers == null ? listener.directHandlers() : directHandlers));
+    }
+
+    /** A listener context, but for its context and direct handlers. */
+    private record ScopedListener(ListenerContext listener, Context context, DirectHandlers directHandlers)
+            implements ListenerContext {
+
+        @Override
+        public MediaContext mediaContext() {
+            return listener.mediaContext();
+        }
+
+        @Override
+        public ContentEncodingContext contentEncodingContext() {
+            return listener.contentEncodingContext();
+        }
+
+        @Override
+        public ListenerConfig config() {
+            return listener.config();
+        }
+
+        @Override
+        public ExecutorService executor() {
+            return listener.executor();
+        }
+    }
+
+    /** A connection context, but for its reader and listener context. */
+    private record ScopedConnection(ConnectionContext context, DataReader dataReader, ListenerContext listenerContext)
+            implements ConnectionContext {
+
+        @Override
+        public ExecutorService executor() {
+            return context.executor();
+        }
+
+        @Override
+        public DataWriter dataWriter() {
+            return context.dataWriter();
+        }
+
+        @Override
+        public Router router() {
+            return context.router();
+        }
+
+        @Override
+        public Optional<ProxyProtocolData> proxyProtocolData() {
+            return context.proxyProtocolData();
+        }
+
+        @Override
+        public HelidonSocket serverSocket() {
+            return context.serverSocket();
+        }
+
+        @Override
+        public PeerInfo remotePeer() {
+            return context.remotePeer();
+        }
+
+        @Override
+        public PeerInfo localPeer() {
+            return context.localPeer();
+        }
+
+        @Override
+        public boolean isSecure() {
+            return context.isSecure();
+        }
+
+        @Override
+        public String socketId() {
+            return context.socketId();
+        }
+
+        @Override
+        public String childSocketId() {
+            return context.childSocketId();
+        }
+    }
+}
