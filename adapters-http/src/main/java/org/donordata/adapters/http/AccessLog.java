@@ -52,19 +52,19 @@ final class AccessLog {
         res.header(REQUEST_ID, id);
         req.context().register(new RequestId(id));
         // Helidon answers some errors during routing itself (a chunked body over the limit): logged here, not there.
-        Optional<ConnectionScope> connection = ConnectionScope.of(req);
-        connection.ifPresent(scope -> scope.routing(id));
+        Optional<ConnectionScope> scope = ConnectionScope.of(req);
+        scope.ifPresent(connection -> connection.routing(id));
         try {
             chain.proceed();
         } finally {
-            connection.ifPresent(ConnectionScope::routed);
+            scope.ifPresent(ConnectionScope::routingEnded);
             Long application = ApiKeyCheck.authenticated(req).map(caller -> caller.application().id().value())
                     .orElse(null);
             long nanos = System.nanoTime() - start;
             String route = req.matchingPattern().filter(pattern -> !pattern.isEmpty()).orElse(null);
             String method = safeMethod(req.prologue().method().text());
             // A client that missed its deadline had its connection closed; it got no answer, and is logged as 408.
-            boolean tooSlow = connection.map(scope -> scope.deadline().expired()).orElse(false);
+            boolean tooSlow = scope.map(connection -> connection.deadline().expired()).orElse(false);
             int status = tooSlow ? CLIENT_TOO_SLOW : res.status().code();
             metrics.served(method, route == null ? HttpMetrics.NO_ROUTE : route, status, nanos);
             log(id, method, req.prologue().uriPath().rawPath(), route, status, nanos / 1_000_000, application);

@@ -25,13 +25,14 @@ import io.helidon.webserver.http.ServerRequest;
  * <p>Helidon 4.4.0 keeps no state per connection that a route can reach: a request's context has the listener's as its
  * parent, shared by every connection, and the ConnectionContext holds nothing of ours. So the guard hands each
  * connection a listener context of its own ({@link #around}): its context holds this scope, with the listener's as
- * its parent, so a request's context finds it; its direct handlers are made for this connection. Only the connection's
- * thread uses a scope: Helidon 4.4.0 routes an HTTP/1 connection's requests on the thread that reads them.
+ * its parent, so a request's context finds it; its direct handlers are made for this connection. Helidon 4.4.0 routes
+ * an HTTP/1 connection's requests, and writes its direct answers, on the thread that reads them; the routed request's
+ * id is volatile all the same, for a protocol that would not.
  */
 final class ConnectionScope {
 
     private final ClientDeadline deadline;
-    private String routed;
+    private volatile String routed;
 
     ConnectionScope(ClientDeadline deadline) {
         this.deadline = deadline;
@@ -46,12 +47,12 @@ final class ConnectionScope {
         return deadline;
     }
 
-    /** The request with this id is being routed, until {@link #routed()}. */
+    /** The request with this id is being routed, until {@link #routingEnded()}. */
     void routing(String requestId) {
         routed = requestId;
     }
 
-    void routed() {
+    void routingEnded() {
         routed = null;
     }
 
@@ -67,8 +68,8 @@ final class ConnectionScope {
      */
     ConnectionContext around(ConnectionContext connection, DataReader reader, DirectHandlers directHandlers) {
         ListenerContext listener = connection.listenerContext();
-        Context context = Context.builder().parent(listener.context()).id("connection-" + connection.childSocketId())
-                .build();
+        Context context = Context.builder().parent(listener.context())
+                .id("connection-" + connection.socketId() + "-" + connection.childSocketId()).build();
         context.register(this);
         return new ScopedConnection(connection, reader, new ScopedListener(listener, context,
                 directHandlers == null ? listener.directHandlers() : directHandlers));
@@ -100,57 +101,57 @@ final class ConnectionScope {
     }
 
     /** A connection context, but for its reader and listener context. */
-    private record ScopedConnection(ConnectionContext context, DataReader dataReader, ListenerContext listenerContext)
+    private record ScopedConnection(ConnectionContext connection, DataReader dataReader, ListenerContext listenerContext)
             implements ConnectionContext {
 
         @Override
         public ExecutorService executor() {
-            return context.executor();
+            return connection.executor();
         }
 
         @Override
         public DataWriter dataWriter() {
-            return context.dataWriter();
+            return connection.dataWriter();
         }
 
         @Override
         public Router router() {
-            return context.router();
+            return connection.router();
         }
 
         @Override
         public Optional<ProxyProtocolData> proxyProtocolData() {
-            return context.proxyProtocolData();
+            return connection.proxyProtocolData();
         }
 
         @Override
         public HelidonSocket serverSocket() {
-            return context.serverSocket();
+            return connection.serverSocket();
         }
 
         @Override
         public PeerInfo remotePeer() {
-            return context.remotePeer();
+            return connection.remotePeer();
         }
 
         @Override
         public PeerInfo localPeer() {
-            return context.localPeer();
+            return connection.localPeer();
         }
 
         @Override
         public boolean isSecure() {
-            return context.isSecure();
+            return connection.isSecure();
         }
 
         @Override
         public String socketId() {
-            return context.socketId();
+            return connection.socketId();
         }
 
         @Override
         public String childSocketId() {
-            return context.childSocketId();
+            return connection.childSocketId();
         }
     }
 }

@@ -17,7 +17,7 @@ import io.helidon.webserver.http.DirectTransportRequest;
  * case-sensitive). Helidon 4.4.0 upper-cases the method it reads, so {@code post} was served as POST, and answers a
  * method that is no token ({@code G<ET}) with a 500 and a stack trace and hex dump in its log (Http1Prologue.readMethod
  * lets Method.create's IllegalArgumentException escape; no upstream issue). Here an invalid method is a 400 and a
- * well-formed one this service does not know a 501, both answered through the server's direct handlers (the envelope,
+ * well-formed one this service does not know a 501, both answered through the connection's direct handlers (the envelope,
  * one access-log line) and the connection closed.
  *
  * <p>The check sits in the connection's byte stream: the HTTP/1 connection reads from this reader, which takes the
