@@ -70,13 +70,18 @@ class KeysCommandTest {
     @Test
     void aRefusedCreateSaysWhyAndStoresNothing() {
         for (String[] refused : List.of(
-                new String[] {"--scopes", "donors:delete"},
-                new String[] {"--scopes", ","},
-                new String[] {"--scopes", "donors:read", "--expires-in", "3w"},
-                new String[] {"--scopes", "donors:read", "--expires-in", "0d"})) {
-            String[] args = new String[5 + refused.length];
-            System.arraycopy(new String[] {"keys", "create", "--application", "1", "--name=x"}, 0, args, 0, 5);
-            System.arraycopy(refused, 0, args, 5, refused.length);
+                new String[] {"--name=x", "--scopes", "donors:delete"},
+                new String[] {"--name=x", "--scopes", ","},
+                new String[] {"--name=x", "--scopes", "donors:read", "--expires-in", "3w"},
+                new String[] {"--name=x", "--scopes", "donors:read", "--expires-in", "0d"},
+                new String[] {"--name=x", "--scopes", "donors:read", "--expires-in", "99999999999999999999d"},
+                new String[] {"--name=", "--scopes", "donors:read"},
+                new String[] {"--name=   ", "--scopes", "donors:read"},
+                new String[] {"--name=a\u0001b", "--scopes", "donors:read"},
+                new String[] {"--name=" + "x".repeat(101), "--scopes", "donors:read"})) {
+            String[] args = new String[4 + refused.length];
+            System.arraycopy(new String[] {"keys", "create", "--application", "1"}, 0, args, 0, 4);
+            System.arraycopy(refused, 0, args, 4, refused.length);
             CommandRun result = run(args);
             assertEquals(1, result.exit(), String.join(" ", args));
             assertTrue(result.err().startsWith("error: "), result.err());
