@@ -40,6 +40,7 @@ import org.donordata.domain.IdempotencyKeyReuseException;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Problem;
 import org.donordata.domain.DonorType;
+import org.donordata.domain.SearchQuery;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -572,6 +573,102 @@ public abstract class DonorRepositoryContract {
                 LATER), 0, 1));
     }
 
+    // ---- search (contract section 15)
+
+    private Donor named(ApplicationId creator, String firstName, String lastName, String email) {
+        return writes.insert(creator, DonorChanges.from(document("first_name", firstName, "last_name", lastName,
+                "email", email)).applyTo(DonorDetails.DEFAULTS), CREATED);
+    }
+
+    private Donor organization(String name) {
+        return writes.insert(owner, DonorChanges.from(document("type", "organization", "organization_name", name))
+                .applyTo(DonorDetails.DEFAULTS), CREATED);
+    }
+
+    private List<Long> searched(String q) {
+        return list(search(q, null), 0, 30).stream().map(Donor::id).toList();
+    }
+
+    static DonorFilter search(String q, DonorType type) {
+        return new DonorFilter(Optional.of(SearchQuery.parse(q)), Optional.empty(), Optional.empty(),
+                Optional.ofNullable(type), Optional.empty(), Optional.empty());
+    }
+
+    @Test
+    void searchMatchesWordPrefixesIgnoringCaseAndAccentsTheSameOnEveryStore() {
+        long juergen = named(owner, "Jürgen", "Müller", "jm@example.org").id();
+        long kinder = organization("Straßenkinder e.V.").id();
+        long zoe = named(owner, "Zoë", "Ørsted", null).id();
+        long lukasz = named(owner, "Łukasz", "Æbeltoft-Œuvre", "LUKASZ@Example.ORG").id();
+        long ada = named(owner, "Ada", "Lovelace", "ada@analytical.example").id();
+        // Beyond Latin, and beyond the BMP (U+20000 and U+20001, two UTF-16 units each, four bytes in UTF-8).
+        long beyond = named(owner, "Σωκράτης", "山田 𠀀𠀁", "beyond@example.org").id();
+        named(otherOwner, "Jürgen", "Müller", "theirs@example.org");
+
+        Map<String, List<Long>> expected = new java.util.LinkedHashMap<>();
+        expected.put("müller", List.of(juergen));
+        expected.put("MULLER", List.of(juergen));
+        expected.put("mül", List.of(juergen));
+        expected.put("mül jür", List.of(juergen));
+        expected.put("JÜRGEN   müll", List.of(juergen));
+        expected.put("strasse", List.of(kinder));
+        expected.put("STRASSENKINDER ev", List.of());
+        expected.put("straßenkinder e v", List.of(kinder));
+        expected.put("zoe", List.of(zoe));
+        expected.put("Zoë orsted", List.of(zoe));
+        expected.put("lukasz", List.of(lukasz));
+        expected.put("aebeltoft oeuvre", List.of(lukasz));
+        expected.put("love ada", List.of(ada));
+        expected.put("ovelace", List.of());
+        expected.put("ada@analytical.example", List.of(ada));
+        expected.put("example", List.of(juergen, lukasz, ada, beyond));
+        expected.put("example org", List.of(juergen, lukasz, beyond));
+        expected.put("σωκ", List.of(beyond));
+        expected.put("ΣΩΚΡΆΤΗΣ", List.of(beyond));
+        expected.put("山", List.of(beyond));
+        expected.put("𠀀", List.of(beyond));
+        expected.put("𠀀𠀁", List.of(beyond));
+        expected.put("𠀁", List.of());
+        expected.put("ada nobody", List.of());
+        expected.put("a", List.of(lukasz, ada));
+        expected.forEach((q, ids) -> assertEquals(ids, searched(q), "q=" + q));
+    }
+
+    @Test
+    void searchFollowsChangesAndErasure() {
+        Donor ada = named(owner, "Ada", "Lovelace", "ada@example.org");
+        Donor grace = named(owner, "Grace", "Hopper", null);
+
+        modify(owner, ada.id(), "last_name", "King");
+        assertEquals(List.of(), searched("lovelace"));
+        assertEquals(List.of(ada.id()), searched("king ada"));
+        modify(owner, ada.id(), "email", null);
+        assertEquals(List.of(), searched("example"));
+        modify(owner, ada.id(), "city", "London");
+        assertEquals(List.of(ada.id()), searched("king"), "a change of another field keeps the words");
+
+        writes.erase(owner, grace.id(), ExpectedVersion.ANY, LATER).orElseThrow();
+        assertEquals(List.of(), searched("grace"));
+        assertEquals(List.of(), searched("hopper"));
+    }
+
+    @Test
+    void searchCombinesWithFiltersAndPagesWithinTheMatches() {
+        List<Long> smiths = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            smiths.add(named(owner, "Person" + i, "Smith", null).id());
+            named(owner, "Person" + i, "Jones", null);
+            organization("Smith & Sons " + i);
+        }
+        DonorFilter individualSmiths = search("smi", DonorType.INDIVIDUAL);
+        assertEquals(smiths.subList(0, 3), list(individualSmiths, 0, 3).stream().map(Donor::id).toList());
+        assertEquals(smiths.subList(3, 6), list(individualSmiths, 3, 3).stream().map(Donor::id).toList());
+        assertEquals(smiths.subList(6, 7), list(individualSmiths, 6, 3).stream().map(Donor::id).toList());
+        assertEquals(List.of(), list(individualSmiths, 7, 3));
+        assertEquals(21, list(search("person smith", null), 0, 30).size() + list(search("sons", null), 0, 30).size()
+                + list(search("jones", null), 0, 30).size());
+    }
+
     /** The page, read both ways, which must agree. */
     private List<Donor> list(DonorFilter filter, long offset, int count) {
         List<Donor> listed = donors.list(owner, filter, offset, count);
@@ -581,7 +678,7 @@ public abstract class DonorRepositoryContract {
 
     static DonorFilter filter(String email, String externalId, DonorType type, Instant createdSince,
             Instant updatedSince) {
-        return new DonorFilter(Optional.ofNullable(email), Optional.ofNullable(externalId), Optional.ofNullable(type),
+        return new DonorFilter(Optional.empty(), Optional.ofNullable(email), Optional.ofNullable(externalId), Optional.ofNullable(type),
                 Optional.ofNullable(createdSince), Optional.ofNullable(updatedSince));
     }
 

@@ -60,6 +60,7 @@ final class HostileRequests {
         requests.preconditions();
         requests.stockReferenceFiles();
         requests.invisibleNames();
+        requests.badSearches();
         return List.copyOf(requests.corpus);
     }
 
@@ -240,6 +241,15 @@ final class HostileRequests {
         post("external id in the path with NUL", "/api/v1/donors/external/a%00b", "application/json", utf8(VALID));
         post("external id in the path with ESC", "/api/v1/donors/external/a%1Bb", "application/json", utf8(VALID));
         post("external id in the path with a line feed", "/api/v1/donors/external/a%0Ab", "application/json", utf8(VALID));
+    }
+
+    // Contract section 15: q is 1 to 100 characters with a letter or digit to search for, and given once.
+    private void badSearches() {
+        for (String query : List.of("q", "q=", "q=%20%20", "q=a%00", "q=a%0Ab", "q=%1B%5B31m", "q=%E2%80%8B",
+                "q=--%20%21%21", "q=" + "a+".repeat(1_000), "q=" + "%C3%BC".repeat(101), "q=" + "x".repeat(5_000),
+                "q=a&q=b", "q=a&q")) {
+            get("search " + shorten(query), "/api/v1/donors?" + query);
+        }
     }
 
     // RFC 3339 years have four digits; Java's ISO parser also takes expanded years (+999999999, -000001).

@@ -42,12 +42,12 @@ abstract class MutationFuzzTest {
     private static final List<String> PATH_PIECES = List.of("/", "%", "%00", "%2e%2e", "..", "{", "}", "é", "%ff",
             "0", "-1", "99999999999999999999", "erase", "external", "changes", "history", "docs", "assets", ";", "~", "//", "%2f",
             "01", "./", "../", ";x=1");
-    private static final List<String> QUERY_NAMES = List.of("limit", "offset", "since", "email", "external_id", "type",
+    private static final List<String> QUERY_NAMES = List.of("limit", "offset", "q", "since", "email", "external_id", "type",
             "created_since", "updated_since", "api-key", "x", "");
     private static final List<String> VALUES = List.of("", "0", "-1", "30", "31", "1e3", "abc", "%00", "%ZZ",
             "2026-01-01T00:00:00Z", "2026-13-45T99:99:99Z", "c1.1.1.1", "YzEuMS4xLjE", "individual", "robot",
             "a@b.example", "A".repeat(300), "%E2%80%8B", "+", "null", "*", "\"1\"", "W/\"1\"", "%2B10000-01-01T00:00:00Z",
-            "chunked", "%0A");
+            "chunked", "%0A", "m%C3%BCller", "ada+love", "a+".repeat(60));
     private static final List<String> JSON_TOKENS = List.of("null", "true", "false", "1e309", "-0", "\"\"",
             "\"\\u0000\"", "[]", "{}", "\"" + "x".repeat(300) + "\"", "\"GB\"", "\"organization\"", "{\"a\":{\"b\":[1]}}",
             "\"ada@example.org\"", "9223372036854775808");

@@ -177,6 +177,7 @@ class OpenApiDocumentTest {
             case "limit" -> "5";
             case "offset" -> "0";
             case "type" -> "individual";
+            case "q" -> "ada";
             case "created_since", "updated_since" -> "2024-01-01T00:00:00Z";
             case "since" -> client.get("/api/v1/donors/changes", KEY).body().getJsonObject("paging").getString("next")
                     .replaceFirst(".*since=", "");

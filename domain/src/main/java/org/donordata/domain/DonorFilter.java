@@ -6,17 +6,18 @@ import java.util.Optional;
 /**
  * Which of an application's donors a list holds: those matching every criterion given (AND); none given, all.
  *
+ * @param search words the donor's names or email must begin with (contract section 15)
  * @param email the address in any case, matched by its {@linkplain EmailAddress#fold folded} form
  * @param externalId an exact external id
  * @param type donors of this type only
  * @param createdSince donors created at or after this instant
  * @param updatedSince donors changed (or created) at or after this instant
  */
-public record DonorFilter(Optional<String> email, Optional<String> externalId, Optional<DonorType> type,
+public record DonorFilter(Optional<SearchQuery> search, Optional<String> email, Optional<String> externalId, Optional<DonorType> type,
         Optional<Instant> createdSince, Optional<Instant> updatedSince) {
 
     public static final DonorFilter NONE = new DonorFilter(Optional.empty(), Optional.empty(), Optional.empty(),
-            Optional.empty(), Optional.empty());
+            Optional.empty(), Optional.empty(), Optional.empty());
 
     /** The folded form of the email criterion. */
     public Optional<String> foldedEmail() {
@@ -25,7 +26,8 @@ public record DonorFilter(Optional<String> email, Optional<String> externalId, O
 
     public boolean matches(Donor donor) {
         String address = donor.details().text(DonorField.EMAIL);
-        return foldedEmail().map(folded -> address != null && folded.equals(EmailAddress.fold(address))).orElse(true)
+        return search.map(query -> query.matches(SearchWords.of(donor.details()))).orElse(true)
+                && foldedEmail().map(folded -> address != null && folded.equals(EmailAddress.fold(address))).orElse(true)
                 && externalId.map(id -> id.equals(donor.details().text(DonorField.EXTERNAL_ID))).orElse(true)
                 && type.map(wanted -> wanted == donor.details().type()).orElse(true)
                 && createdSince.map(since -> !donor.createdAt().isBefore(since)).orElse(true)

@@ -14,6 +14,11 @@ public record SearchQuery(List<String> prefixes) {
 
     /** Trimmed, {@code q} is 1 to this many characters: so a query holds at most 50 words. */
     public static final int MAX_LENGTH = 100;
+    /**
+     * The most terms a query may hold: one-letter words, each after a space. (A character may fold into two words,
+     * {@code ½} into 1 and 2, so a query of 100 characters could hold more; it is refused.)
+     */
+    public static final int MAX_TERMS = (MAX_LENGTH + 1) / 2;
 
     public SearchQuery {
         prefixes = List.copyOf(prefixes);
@@ -28,6 +33,9 @@ public record SearchQuery(List<String> prefixes) {
         Set<String> words = SearchWords.of(trimmed);
         if (words.isEmpty()) {
             throw invalid("must hold a letter or a digit to search for, not " + Problem.quoted(trimmed));
+        }
+        if (words.size() > MAX_TERMS) {
+            throw invalid("must hold at most " + MAX_TERMS + " words to search for, not " + words.size());
         }
         return new SearchQuery(List.copyOf(words));
     }

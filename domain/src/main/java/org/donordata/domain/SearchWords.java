@@ -17,9 +17,14 @@ import java.util.regex.Pattern;
  * what lower case alone does not, {@code ß} to {@code ss} as Unicode full folding does), decomposed and stripped again
  * (case mapping can compose, {@code ǰ} upper-cases to J with a caron), and the letters that have no decomposition
  * spelled out: {@code æ}→ae, {@code œ}→oe, {@code ø}→o, {@code ł}→l, {@code đ}→d, {@code þ}→th. Words are the runs of
- * letters and digits of the folded text.
+ * letters and digits of the folded text, each cut to its first {@value #MAX_WORD_LENGTH} characters (folding may
+ * lengthen a word many times over, {@code ㍿} becomes four letters): words that long are compared on that much,
+ * the stored ones and the searched ones alike.
  */
 public final class SearchWords {
+
+    /** The longest word kept, in UTF-16 units: longer ones are cut (at a whole character) to this. */
+    public static final int MAX_WORD_LENGTH = 200;
 
     private static final Pattern COMBINING_MARKS = Pattern.compile("\\p{M}+");
 
@@ -53,7 +58,16 @@ public final class SearchWords {
         return words;
     }
 
-    /** The runs of letters and digits of a folded text. */
+    /** The fields a donor is found by. */
+    public static final List<DonorField> FIELDS = List.of(DonorField.FIRST_NAME, DonorField.LAST_NAME,
+            DonorField.ORGANIZATION_NAME, DonorField.EMAIL);
+
+    /** The words a donor is found by: those of its {@link #FIELDS}. */
+    public static Set<String> of(DonorDetails details) {
+        return of(FIELDS.stream().map(details::text).toArray(String[]::new));
+    }
+
+    /** The runs of letters and digits of a folded text, each cut to {@link #MAX_WORD_LENGTH}. */
     static List<String> split(String folded) {
         List<String> words = new ArrayList<>();
         int start = -1;
@@ -64,12 +78,20 @@ public final class SearchWords {
             if (inWord && start < 0) {
                 start = i;
             } else if (!inWord && start >= 0) {
-                words.add(folded.substring(start, i));
+                words.add(cut(folded.substring(start, i)));
                 start = -1;
             }
             i += i < folded.length() ? Character.charCount(codePoint) : 1;
         }
         return words;
+    }
+
+    private static String cut(String word) {
+        if (word.length() <= MAX_WORD_LENGTH) {
+            return word;
+        }
+        int end = Character.isHighSurrogate(word.charAt(MAX_WORD_LENGTH - 1)) ? MAX_WORD_LENGTH - 1 : MAX_WORD_LENGTH;
+        return word.substring(0, end);
     }
 
     private static String stripped(String text) {

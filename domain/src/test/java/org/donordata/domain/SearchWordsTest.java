@@ -3,6 +3,7 @@ package org.donordata.domain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
@@ -81,5 +82,25 @@ class SearchWordsTest {
     @Test
     void aDonorWithoutWordsMatchesNoQuery() {
         assertFalse(SearchQuery.parse("zoe").matches(Set.of()));
+    }
+
+    @Test
+    void aWordIsCutToItsFirstTwoHundredCharactersAtAWholeCharacter() {
+        assertEquals(Set.of("a".repeat(SearchWords.MAX_WORD_LENGTH)),
+                SearchWords.of("a".repeat(SearchWords.MAX_WORD_LENGTH + 50)));
+        // U+337F (square "kabushiki kaisha") folds to four letters: two hundred of it would be 800.
+        String ligatures = "\u337F".repeat(200);
+        assertEquals(SearchWords.MAX_WORD_LENGTH, SearchWords.of(ligatures).iterator().next().length());
+        // A letter outside the BMP (two UTF-16 units) that would straddle the cut is left out whole.
+        String straddling = "a".repeat(SearchWords.MAX_WORD_LENGTH - 1) + "\uD840\uDC00b";
+        assertEquals(Set.of("a".repeat(SearchWords.MAX_WORD_LENGTH - 1)), SearchWords.of(straddling));
+        assertTrue(SearchQuery.parse("\u337F".repeat(60)).matches(SearchWords.of(ligatures)));
+    }
+
+    @Test
+    void aDonorIsFoundByTheWordsOfItsNamesAndEmailOnly() {
+        DonorDetails details = DonorChanges.from(java.util.Map.of("first_name", "Ada", "last_name", "Lovelace",
+                "email", "countess@example.org", "city", "London", "notes", "analytical")).applyTo(DonorDetails.DEFAULTS);
+        assertEquals(Set.of("ada", "lovelace", "countess", "example", "org"), SearchWords.of(details));
     }
 }

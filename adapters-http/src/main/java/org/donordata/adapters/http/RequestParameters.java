@@ -27,6 +27,7 @@ import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.PageRequest;
 import org.donordata.domain.Problem;
+import org.donordata.domain.SearchQuery;
 
 /**
  * What a request's path, query and headers say, parsed here at the edge: the core takes typed values. What is
@@ -79,7 +80,7 @@ final class RequestParameters {
     }
 
     /** The parameters a list of donors takes, in the order its links repeat them (contract sections 3 and 8). */
-    private static final List<String> LIST_PARAMETERS = List.of("limit", "offset", DonorField.EMAIL.key(),
+    private static final List<String> LIST_PARAMETERS = List.of("limit", "offset", "q", DonorField.EMAIL.key(),
             DonorField.EXTERNAL_ID.key(), DonorField.TYPE.key(), "created_since", "updated_since");
     private static final List<String> PAGE_PARAMETERS = List.of("limit", "offset");
     private static final List<String> CHANGES_PARAMETERS = List.of("limit", "since");
@@ -93,6 +94,14 @@ final class RequestParameters {
         List<Problem> problems = new ArrayList<>();
         refuseUnknown(req, LIST_PARAMETERS, problems);
         PageRequest page = pageOf(req, problems);
+        Optional<SearchQuery> search = single(req, "q", problems).flatMap(q -> {
+            try {
+                return Optional.of(SearchQuery.parse(q));
+            } catch (InvalidInputException refused) {
+                problems.addAll(refused.problems());
+                return Optional.empty();
+            }
+        });
         Optional<String> email = text(req, DonorField.EMAIL, problems);
         Optional<String> externalId = text(req, DonorField.EXTERNAL_ID, problems);
         Optional<DonorType> type = single(req, DonorField.TYPE.key(), problems).flatMap(text -> {
@@ -113,7 +122,7 @@ final class RequestParameters {
             single(req, name, problems).ifPresent(value -> filters.append('&').append(name).append('=')
                     .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
         }
-        return new ListQuery(page, new DonorFilter(email, externalId, type, createdSince, updatedSince),
+        return new ListQuery(page, new DonorFilter(search, email, externalId, type, createdSince, updatedSince),
                 filters.toString());
     }
 

@@ -75,6 +75,49 @@ class FindUpsertSyncTest extends RoutingTestBase {
                 .startsWith("type must be given at most once"));
     }
 
+    // ---- search (contract section 15)
+
+    @Test
+    void qFindsByTheBeginningsOfWordsWhateverTheCaseAndAccents() {
+        long juergen = add(Map.of("first_name", "Jürgen", "last_name", "Müller"));
+        add(Map.of("first_name", "Ada", "last_name", "Lovelace", "email", "ada@example.org"));
+
+        assertEquals(List.of(juergen), ids(envelope(list("q", "  MUL jür "), 200)));
+        assertEquals(List.of(), ids(envelope(list("q", "ovelace"), 200)));
+    }
+
+    @Test
+    void linksCarryQRightAfterTheOffset() {
+        for (int i = 0; i < 3; i++) {
+            add(Map.of("first_name", "Ada", "last_name", "Nó " + i, "email", "ada@example.org"));
+        }
+
+        JsonObject paging = envelope(list("email", "ada@example.org", "q", "ada nó", "limit", "1", "offset", "1"), 200)
+                .getJsonObject("paging");
+
+        assertEquals("?limit=1&offset=2&q=ada+n%C3%B3&email=ada%40example.org", paging.getString("next"));
+        assertEquals("?limit=1&offset=0&q=ada+n%C3%B3&email=ada%40example.org", paging.getString("previous"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "'' | q must be 1 to 100 characters after trimming, not 0",
+            "'   ' | q must be 1 to 100 characters after trimming, not 0",
+            "-- !? | q must hold a letter or a digit to search for",
+            "a\u0001b | q must not contain control characters"})
+    void aBadQIs400NamingIt(String q, String message) {
+        String msg = failure(list("q", q), 400);
+
+        assertTrue(msg.startsWith(message), msg);
+    }
+
+    @Test
+    void aQOfAThousandTermsOrMoreThan100CharactersIs400() {
+        assertTrue(failure(list("q", "a ".repeat(1_000)), 400).startsWith("q must be 1 to 100 characters"));
+        assertTrue(failure(list("q", "x".repeat(101)), 400).startsWith("q must be 1 to 100 characters"));
+        assertTrue(failure(list("q", "a", "q", "b"), 400).startsWith("q must be given at most once"));
+    }
+
     // ---- create or modify by external id
 
     @Test

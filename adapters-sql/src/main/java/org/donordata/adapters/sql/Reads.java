@@ -21,8 +21,8 @@ public interface Reads {
     }
 
     /**
-     * Runs the query on a statement prepared from {@code sql}, which must be one of a few fixed texts: strategies may
-     * keep a statement per text.
+     * Runs the query on a statement prepared from {@code sql}, a text that repeats (rendered once, or once per shape of
+     * a search): strategies may keep a statement per text, a bounded number of them.
      */
     <T> T query(String sql, Query<T> query);
 

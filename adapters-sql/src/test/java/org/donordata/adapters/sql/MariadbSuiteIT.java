@@ -49,6 +49,14 @@ class MariadbSuiteIT {
     }
 
     @Nested
+    class SearchMigration extends SearchMigrationContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class Storage extends SqlStorageContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

@@ -49,6 +49,14 @@ class PostgresSuiteIT {
     }
 
     @Nested
+    class SearchMigration extends SearchMigrationContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return postgres(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class Storage extends SqlStorageContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

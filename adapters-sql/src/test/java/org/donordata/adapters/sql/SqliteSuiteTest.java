@@ -48,6 +48,14 @@ class SqliteSuiteTest {
     }
 
     @Nested
+    class SearchMigration extends SearchMigrationContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class Storage extends SqlStorageContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.donors.DonorWords;
 import org.donordata.adapters.sql.copy.DatabaseCopy.Progress;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -59,6 +60,10 @@ final class TableCopy {
                 List<Record> missing = rowsMissingFrom(tx, copied, batch);
                 if (!missing.isEmpty()) {
                     ExplicitIds.insert(tx, copied, missing);
+                    if (copied == CopiedTable.DONORS) {
+                        // Derived from the donors, so made on the target as the service makes them.
+                        DonorWords.addForRows(tx, missing);
+                    }
                     // In the same transaction, so that even a copy interrupted after this batch leaves the target
                     // able to create rows.
                     ExplicitIds.moveGeneratorPastLargestId(tx, copied);

@@ -2,6 +2,7 @@ package org.donordata.adapters.sql.donors;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
+import static org.donordata.adapters.sql.schema.Tables.DONOR_WORDS;
 import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.sql.PreparedStatement;
@@ -9,12 +10,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
@@ -27,6 +31,7 @@ import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
+import org.donordata.domain.SearchQuery;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -43,38 +48,51 @@ import org.jooq.impl.DSL;
  * spent on a create, measured), and the reading of their rows. Parameters are bound by their {@link Param} ({@link Bindings}):
  * the constants here, and each writable field's {@link DonorColumns#parameter}.
  *
- * @param find one donor
- * @param findForUpdate the same, locking the row for the caller's transaction
- * @param page a page in id order
+ * @param rows the reads of donors as rows: one, a page, a filtered or searched page
+ * @param findForUpdate one donor, locking the row for the caller's transaction
  * @param documentColumns how the reads of documents select and read them
  * @param documents the reads that hand donors on, as documents
  * @param changes a page of the sync feed, as documents
  * @param insert a new donor (its id is the generated key)
  * @param update a donor's new details, timestamp, version, change number, and when it was erased (null)
  * @param trail a record of a change
+ * @param words a donor's search words
  */
-public record DonorQueries(DatabaseKind kind, Statement find, Statement findForUpdate, Statement page,
-        Map<Set<Criterion>, Statement> filteredPages, DonorColumns.Documents documentColumns, Reading documents,
+public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate,
+        DonorColumns.Documents documentColumns, Reading documents,
         Statement insert, Statement update, Statement changes, Statement findByExternalIdForUpdate,
-        IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail) {
+        IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail, DonorWords words) {
 
-    /** The reads of one selection: a donor by id, a page in id order, a filtered page. */
-    record Reading(Statement find, Statement page, Map<Set<Criterion>, Statement> filteredPages) {
+    /**
+     * The reads of one selection: a donor by id, a page in id order, a filtered page, and a searched page (rendered when
+     * first asked for, per criteria and number of terms, and kept).
+     */
+    record Reading(Statement find, Statement page, Map<Set<Criterion>, Statement> filteredPages,
+            Map<SearchShape, Statement> searchedPages, DatabaseKind kind, DSLContext renderer, List<Field<?>> selected) {
 
         static Reading of(DatabaseKind kind, DSLContext renderer, List<Field<?>> selected) {
             Map<Set<Criterion>, Statement> filteredPages = new HashMap<>();
             for (Set<Criterion> criteria : everySubsetOf(EnumSet.allOf(Criterion.class))) {
-                filteredPages.put(criteria, Statement.render(renderer, filtered(kind, selected, criteria)));
+                filteredPages.put(criteria, Statement.render(renderer, filtered(kind, selected, criteria, 0)));
             }
             return new Reading(Statement.render(renderer, byId(selected)),
                     Statement.render(renderer, kind.numbersAtInsert() ? numbered(kind, selected) : numberedThenNewer(kind, selected)),
-                    Map.copyOf(filteredPages));
+                    Map.copyOf(filteredPages), new ConcurrentHashMap<>(), kind, renderer, selected);
         }
 
         /** The page query for a filter. */
         Statement page(DonorFilter filter) {
+            if (filter.search().isPresent()) {
+                SearchShape shape = new SearchShape(criteriaOf(filter), filter.search().get().prefixes().size());
+                return searchedPages.computeIfAbsent(shape, unused -> Statement.render(renderer,
+                        filtered(kind, selected, shape.criteria(), shape.terms())));
+            }
             return filter.equals(DonorFilter.NONE) ? page : filteredPages.get(criteriaOf(filter));
         }
+    }
+
+    /** What a searched page's statement depends on: the filter's other criteria, and how many terms its q has. */
+    record SearchShape(Set<Criterion> criteria, int terms) {
     }
 
     public static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
@@ -92,6 +110,11 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
     private static final Param<String> FILTER_TYPE = DSL.param("p_filter_type", String.class);
     private static final Param<Instant> FILTER_CREATED_SINCE = DSL.param("p_created_since", DONORS.CREATED_AT.getType());
     private static final Param<Instant> FILTER_UPDATED_SINCE = DSL.param("p_updated_since", DONORS.UPDATED_AT.getType());
+    /** A search term's range of words: from the term up to the term followed by {@link #AFTER_EVERY_LETTER}. */
+    private static final List<Param<String>> TERM_FROM = termParameters("p_term_from_");
+    private static final List<Param<String>> TERM_TO = termParameters("p_term_to_");
+    /** U+10FFFF, which is no letter or digit and sorts after every one in each database's order of words (V9). */
+    private static final String AFTER_EVERY_LETTER = "\uDBFF\uDFFF";
 
     /** A criterion of a filtered list (contract section 8): the condition it adds. */
     enum Criterion {
@@ -119,15 +142,15 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
         Reading rows = Reading.of(kind, renderer, DonorColumns.SELECTED);
         DonorColumns.Documents documentColumns = DonorColumns.Documents.of(kind);
         List<Field<?>> documents = documentColumns.selected();
-        return new DonorQueries(kind, rows.find(),
-                Statement.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))), rows.page(),
-                rows.filteredPages(), documentColumns,
+        return new DonorQueries(kind, rows,
+                Statement.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))), documentColumns,
                 // Where the database writes no document, documents are read as rows: the same statements, once.
                 documentColumns.object().isPresent() ? Reading.of(kind, renderer, documents) : rows,
                 Statement.render(renderer, insert(kind)), Statement.render(renderer, update(kind)),
                 Statement.render(renderer, changes(kind, documents)),
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)),
-                IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind));
+                IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind),
+                DonorWords.of(kind));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {
@@ -137,14 +160,32 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
 
     /**
      * The page of the donors that match every criterion, in id order: one range of the criterion's index (V5), the
-     * offset counted in it.
+     * offset counted in it. With search terms, the donors with a word in the first term's range of the words' lookup
+     * index (V9), each of the others checked by its own words (the table's key): the caller puts the term likely to
+     * match fewest donors first.
      */
-    private static Select<?> filtered(DatabaseKind kind, List<Field<?>> selected, Set<Criterion> criteria) {
+    private static Select<?> filtered(DatabaseKind kind, List<Field<?>> selected, Set<Criterion> criteria, int terms) {
         List<Condition> conditions = new ArrayList<>();
         conditions.add(DONORS.APPLICATION_ID.eq(APPLICATION));
         criteria.forEach(criterion -> conditions.add(criterion.condition()));
+        if (terms > 0) {
+            conditions.add(DONORS.ID.in(DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
+                    .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), inRange(0))));
+        }
+        for (int term = 1; term < terms; term++) {
+            conditions.add(DSL.exists(DSL.selectOne().from(DONOR_WORDS)
+                    .where(DONOR_WORDS.DONOR_ID.eq(DONORS.ID), inRange(term))));
+        }
         return DSL.select(selected).from(DONORS).where(conditions).orderBy(DONORS.ID)
                 .limit(kind.rowLimit(COUNT)).offset(OFFSET);
+    }
+
+    private static Condition inRange(int term) {
+        return DONOR_WORDS.WORD.ge(TERM_FROM.get(term)).and(DONOR_WORDS.WORD.lt(TERM_TO.get(term)));
+    }
+
+    private static List<Param<String>> termParameters(String prefix) {
+        return IntStream.range(0, SearchQuery.MAX_TERMS).mapToObj(i -> DSL.param(prefix + i, String.class)).toList();
     }
 
     private static List<Set<Criterion>> everySubsetOf(Set<Criterion> all) {
@@ -284,12 +325,16 @@ public record DonorQueries(DatabaseKind kind, Statement find, Statement findForU
         filter.type().ifPresent(type -> bindings.set(FILTER_TYPE, type.key()));
         filter.createdSince().ifPresent(since -> bindings.set(FILTER_CREATED_SINCE, since));
         filter.updatedSince().ifPresent(since -> bindings.set(FILTER_UPDATED_SINCE, since));
+        filter.search().ifPresent(search -> {
+            // The longest term first: it likely begins the fewest words, and the page is drawn from its donors.
+            List<String> terms = search.prefixes().stream()
+                    .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+            for (int term = 0; term < terms.size(); term++) {
+                bindings.set(TERM_FROM.get(term), terms.get(term))
+                        .set(TERM_TO.get(term), terms.get(term) + AFTER_EVERY_LETTER);
+            }
+        });
         return bindings;
-    }
-
-    /** The page query of donor rows for a filter. */
-    Statement rows(DonorFilter filter) {
-        return filter.equals(DonorFilter.NONE) ? page : filteredPages.get(criteriaOf(filter));
     }
 
     /** The criteria a filter uses. */

@@ -58,6 +58,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                     return inserted.getLong(1);
                 }
             });
+            queries.words().add(tx, owner, id, details);
             if (kind.numbersAtInsert()) {
                 queries.atInsert().number(tx, new Bindings(kind).set(DonorQueries.APPLICATION, owner.value())
                         .set(DonorQueries.ID, id));
@@ -126,6 +127,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 .set(DonorQueries.VERSION, version)
                 .set(DonorQueries.ERASED, erasedAt)
                 .set(DonorQueries.CHANGE, kind.drawChange(tx)));
+        queries.words().replace(tx, owner, stored.id(), stored.details(), after);
         return new Donor(stored.id(), after, stored.createdAt(), now, version, erasedAt);
     }
 

@@ -39,7 +39,7 @@ public final class SqlDonorRepository implements DonorRepository {
     @Override
     public List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
         DonorRepository.checkedCount(count);
-        return read(queries.rows(filter), queries.pageBindings(owner, filter, offset, count),
+        return read(queries.rows().page(filter), queries.pageBindings(owner, filter, offset, count),
                 statement -> queries.donors(statement, count));
     }
 
@@ -60,7 +60,7 @@ public final class SqlDonorRepository implements DonorRepository {
 
     @Override
     public Optional<Donor> find(ApplicationId owner, long id) {
-        return read(queries.find(), byId(owner, id), find -> queries.donors(find, 1).stream().findFirst());
+        return read(queries.rows().find(), byId(owner, id), find -> queries.donors(find, 1).stream().findFirst());
     }
 
     private Bindings byId(ApplicationId owner, long id) {

@@ -6,7 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -32,6 +32,13 @@ import org.jooq.exception.DataAccessException;
  */
 final class SqliteReaders implements Reads, AutoCloseable {
 
+    /**
+     * The most statements a reader keeps prepared: more than the fixed reads (about 75: a donor, the pages and each
+     * combination of filters, as rows and as documents, the feed, the trail), since searched pages add texts that
+     * differ by their number of terms (DonorQueries); the least recently used is closed to make room.
+     */
+    static final int KEPT_STATEMENTS = 128;
+
     /** One reading connection and its prepared statements, used by one thread at a time. */
     private record Reader(Connection connection, Map<String, PreparedStatement> statements) {
 
@@ -40,11 +47,28 @@ final class SqliteReaders implements Reads, AutoCloseable {
             try (Statement pragma = connection.createStatement()) {
                 // A reader never writes; this makes sure of it.
                 pragma.execute("PRAGMA query_only = 1");
-                return new Reader(connection, new HashMap<>());
+                return new Reader(connection, kept());
             } catch (SQLException | RuntimeException e) {
                 connection.close();
                 throw e;
             }
+        }
+
+        private static Map<String, PreparedStatement> kept() {
+            return new LinkedHashMap<>(KEPT_STATEMENTS, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+                    if (size() <= KEPT_STATEMENTS) {
+                        return false;
+                    }
+                    try {
+                        eldest.getValue().close();
+                    } catch (SQLException e) {
+                        // Closing a statement that is not running frees its memory only; nothing else depends on it.
+                    }
+                    return true;
+                }
+            };
         }
 
         // The caller closes each result set, which resets the statement and ends its read transaction: the next read

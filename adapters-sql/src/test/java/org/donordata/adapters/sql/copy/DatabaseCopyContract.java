@@ -1,5 +1,6 @@
 package org.donordata.adapters.sql.copy;
 
+import static org.donordata.adapters.sql.schema.Tables.DONOR_WORDS;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.donordata.adapters.sql.DonorFixture;
 import org.donordata.adapters.sql.DonorRepositoryTestBase;
@@ -253,5 +255,14 @@ abstract class DatabaseCopyContract {
         RepositorySnapshot expected = RepositorySnapshot.of(source);
         assertTrue(expected.donors().size() >= DONOR_COUNT, "the source holds the fixture");
         assertEquals(expected, RepositorySnapshot.of(target));
+        // Search words are not copied but made on the target from the copied donors: the same as the source's.
+        Set<List<Object>> words = searchWords(source);
+        assertTrue(words.size() > DONOR_COUNT, "the fixture's donors have words");
+        assertEquals(words, searchWords(target));
+    }
+
+    private static Set<List<Object>> searchWords(SqlDatabase database) {
+        return database.dsl().selectFrom(DONOR_WORDS).fetchSet(word -> List.of(word.get(DONOR_WORDS.DONOR_ID),
+                word.get(DONOR_WORDS.WORD), word.get(DONOR_WORDS.APPLICATION_ID)));
     }
 }

@@ -1,0 +1,111 @@
+package org.donordata.adapters.sql.donors;
+
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.donordata.adapters.sql.schema.Tables.DONOR_WORDS;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+import org.donordata.adapters.sql.Bindings;
+import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.Statement;
+import org.donordata.application.ApplicationId;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.SearchWords;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.InsertValuesStep3;
+import org.jooq.Param;
+import org.jooq.Record;
+import org.jooq.Row3;
+import org.jooq.impl.DSL;
+
+/**
+ * A donor's search words in {@code donor_words} (V9), kept in the transaction that changes the donor: only the words
+ * that came or went are written. Several words go in one statement (the one writer of SQLite pays per statement), up to
+ * {@value #WORDS_PER_STATEMENT}, so that a connection keeps at most that many statements of each kind prepared.
+ */
+public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statement> deletes) {
+
+    static final int WORDS_PER_STATEMENT = 16;
+    private static final int ROWS_PER_COPIED_BATCH = 5_000;
+
+    private static final Param<Long> DONOR = DSL.param("p_words_donor", Long.class);
+    private static final Param<Long> APPLICATION = DSL.param("p_words_application", Long.class);
+    private static final List<Param<String>> WORDS = IntStream.range(0, WORDS_PER_STATEMENT)
+            .mapToObj(i -> DSL.param("p_word_" + i, String.class)).toList();
+
+    /** The statements for 1 to {@link #WORDS_PER_STATEMENT} words, at index count - 1. */
+    static DonorWords of(DatabaseKind kind) {
+        DSLContext renderer = DSL.using(kind.dialect());
+        List<Statement> inserts = new ArrayList<>();
+        List<Statement> deletes = new ArrayList<>();
+        for (int count = 1; count <= WORDS_PER_STATEMENT; count++) {
+            InsertValuesStep3<Record, Long, String, Long> insert = DSL.insertInto(DONOR_WORDS, DONOR_WORDS.DONOR_ID,
+                    DONOR_WORDS.WORD, DONOR_WORDS.APPLICATION_ID);
+            List<Field<String>> words = new ArrayList<>(WORDS.subList(0, count));
+            for (Field<String> word : words) {
+                insert = insert.values(DONOR, word, APPLICATION);
+            }
+            inserts.add(Statement.render(renderer, insert));
+            deletes.add(Statement.render(renderer, DSL.deleteFrom(DONOR_WORDS)
+                    .where(DONOR_WORDS.DONOR_ID.eq(DONOR), DONOR_WORDS.WORD.in(words))));
+        }
+        return new DonorWords(kind, List.copyOf(inserts), List.copyOf(deletes));
+    }
+
+    /** Stores a changed donor's words: only those that came or went, nothing when no searched field changed. */
+    void replace(DSLContext tx, ApplicationId owner, long donorId, DonorDetails before, DonorDetails after) {
+        if (SearchWords.FIELDS.stream().allMatch(field -> Objects.equals(before.text(field), after.text(field)))) {
+            return;
+        }
+        replace(tx, owner, donorId, SearchWords.of(before), SearchWords.of(after));
+    }
+
+    private void replace(DSLContext tx, ApplicationId owner, long donorId, Set<String> before, Set<String> after) {
+        List<String> gone = before.stream().filter(word -> !after.contains(word)).toList();
+        List<String> come = after.stream().filter(word -> !before.contains(word)).toList();
+        run(tx, deletes, owner, donorId, gone);
+        run(tx, inserts, owner, donorId, come);
+    }
+
+    /** Stores a new donor's words. */
+    void add(DSLContext tx, ApplicationId owner, long donorId, DonorDetails details) {
+        run(tx, inserts, owner, donorId, List.copyOf(SearchWords.of(details)));
+    }
+
+    /**
+     * Stores the words of donors written as rows, not by the service's writes (DatabaseCopy's batches): read from the
+     * rows' own columns, so the words are exactly those the service would have stored.
+     */
+    public static void addForRows(DSLContext tx, List<? extends Record> donors) {
+        List<Row3<Long, String, Long>> rows = new ArrayList<>();
+        for (Record donor : donors) {
+            String[] texts = SearchWords.FIELDS.stream()
+                    .map(field -> (String) donor.get(DonorColumns.column(field))).toArray(String[]::new);
+            for (String word : SearchWords.of(texts)) {
+                rows.add(DSL.row(donor.get(DONORS.ID), word, donor.get(DONORS.APPLICATION_ID)));
+            }
+        }
+        // SQLite takes at most 32,766 values a statement.
+        for (int from = 0; from < rows.size(); from += ROWS_PER_COPIED_BATCH) {
+            tx.insertInto(DONOR_WORDS, DONOR_WORDS.DONOR_ID, DONOR_WORDS.WORD, DONOR_WORDS.APPLICATION_ID)
+                    .valuesOfRows(rows.subList(from, Math.min(rows.size(), from + ROWS_PER_COPIED_BATCH)))
+                    .execute();
+        }
+    }
+
+    private void run(DSLContext tx, List<Statement> statements, ApplicationId owner, long donorId, List<String> words) {
+        for (int from = 0; from < words.size(); from += WORDS_PER_STATEMENT) {
+            List<String> chunk = words.subList(from, Math.min(words.size(), from + WORDS_PER_STATEMENT));
+            Bindings bindings = new Bindings(kind).set(DONOR, donorId).set(APPLICATION, owner.value());
+            for (int i = 0; i < chunk.size(); i++) {
+                bindings.set(WORDS.get(i), chunk.get(i));
+            }
+            statements.get(chunk.size() - 1).execute(tx, bindings);
+        }
+    }
+}
