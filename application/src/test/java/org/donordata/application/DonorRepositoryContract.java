@@ -669,6 +669,47 @@ public abstract class DonorRepositoryContract {
                 + list(search("jones", null), 0, 30).size());
     }
 
+    /**
+     * Terms that begin thousands of words: a store may read such a page another way (adapters-sql's SearchPlan walks
+     * donors in id order from 5,000 words on), which must give the same pages. 130 donors of 40 words beginning with a
+     * and 40 beginning with b make 5,200 of each.
+     */
+    @Test
+    void termsThatBeginThousandsOfWordsPageTheSame() {
+        List<Long> packed = new ArrayList<>();
+        List<Long> eleventh = new ArrayList<>();
+        for (int i = 0; i < 130; i++) {
+            List<String> aWords = new ArrayList<>();
+            List<String> bWords = new ArrayList<>();
+            for (int k = 0; k < 40; k++) {
+                String suffix = Character.forDigit(i % 36, 36) + String.format("%02d", k);
+                aWords.add("a" + suffix);
+                bWords.add("b" + suffix);
+            }
+            long id = named(owner, String.join(" ", aWords), String.join(" ", bWords), null).id();
+            packed.add(id);
+            if (i % 36 == 11) {
+                eleventh.add(id);
+            }
+            if (i == 40) {
+                named(owner, "Grace", "Hopper", null);
+            }
+        }
+        long ada = named(owner, "Ada", "Lovelace", null).id();
+        List<Long> everyA = new ArrayList<>(packed);
+        everyA.add(ada);
+
+        List<Long> paged = new ArrayList<>();
+        for (int offset = 0; offset < 150; offset += 30) {
+            paged.addAll(list(search("a", null), offset, 30).stream().map(Donor::id).toList());
+        }
+        assertEquals(everyA, paged);
+        assertEquals(packed.subList(30, 60), list(search("b a", null), 30, 30).stream().map(Donor::id).toList());
+        assertEquals(List.of(ada), searched("a lovelace"));
+        assertEquals(eleventh, searched("ab0 bb1"));
+        assertEquals(List.of(), searched("a hopper"));
+    }
+
     /** The page, read both ways, which must agree. */
     private List<Donor> list(DonorFilter filter, long offset, int count) {
         List<Donor> listed = donors.list(owner, filter, offset, count);

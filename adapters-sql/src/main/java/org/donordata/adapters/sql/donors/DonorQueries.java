@@ -10,7 +10,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,6 +21,7 @@ import java.util.stream.IntStream;
 
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.ApplicationId;
@@ -57,11 +57,13 @@ import org.jooq.impl.DSL;
  * @param update a donor's new details, timestamp, version, change number, and when it was erased (null)
  * @param trail a record of a change
  * @param words a donor's search words
+ * @param wordCount how many words of an owner's donors a search term begins, up to a limit (SearchPlan)
  */
 public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate,
         DonorColumns.Documents documentColumns, Reading documents,
         Statement insert, Statement update, Statement changes, Statement findByExternalIdForUpdate,
-        IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail, DonorWords words) {
+        IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail, DonorWords words,
+        Statement wordCount) {
 
     /**
      * The reads of one selection: a donor by id, a page in id order, a filtered page, and a searched page (rendered when
@@ -73,26 +75,31 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         static Reading of(DatabaseKind kind, DSLContext renderer, List<Field<?>> selected) {
             Map<Set<Criterion>, Statement> filteredPages = new HashMap<>();
             for (Set<Criterion> criteria : everySubsetOf(EnumSet.allOf(Criterion.class))) {
-                filteredPages.put(criteria, Statement.render(renderer, filtered(kind, selected, criteria, 0)));
+                filteredPages.put(criteria, Statement.render(renderer, filtered(kind, selected, criteria)));
             }
             return new Reading(Statement.render(renderer, byId(selected)),
                     Statement.render(renderer, kind.numbersAtInsert() ? numbered(kind, selected) : numberedThenNewer(kind, selected)),
                     Map.copyOf(filteredPages), new ConcurrentHashMap<>(), kind, renderer, selected);
         }
 
-        /** The page query for a filter. */
+        /** The page query for a filter without search. */
         Statement page(DonorFilter filter) {
-            if (filter.search().isPresent()) {
-                SearchShape shape = new SearchShape(criteriaOf(filter), filter.search().get().prefixes().size());
-                return searchedPages.computeIfAbsent(shape, unused -> Statement.render(renderer,
-                        filtered(kind, selected, shape.criteria(), shape.terms())));
-            }
             return filter.equals(DonorFilter.NONE) ? page : filteredPages.get(criteriaOf(filter));
+        }
+
+        /** The page query for a filter with search, read as planned. */
+        Statement page(DonorFilter filter, SearchPlan plan) {
+            SearchShape shape = new SearchShape(criteriaOf(filter), plan.terms().size(), plan.drawn());
+            return searchedPages.computeIfAbsent(shape, unused -> Statement.render(renderer,
+                    searched(kind, selected, shape)));
         }
     }
 
-    /** What a searched page's statement depends on: the filter's other criteria, and how many terms its q has. */
-    record SearchShape(Set<Criterion> criteria, int terms) {
+    /**
+     * What a searched page's statement depends on: the filter's other criteria, how many terms its q has, and whether
+     * the page is drawn from the first term's donors (SearchPlan).
+     */
+    record SearchShape(Set<Criterion> criteria, int terms, boolean drawn) {
     }
 
     public static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
@@ -113,6 +120,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     /** A search term's range of words: from the term up to the term followed by {@link #AFTER_EVERY_LETTER}. */
     private static final List<Param<String>> TERM_FROM = termParameters("p_term_from_");
     private static final List<Param<String>> TERM_TO = termParameters("p_term_to_");
+    private static final Param<Integer> WORD_COUNT_LIMIT = DSL.param("p_word_count_limit", Integer.class);
     /** U+10FFFF, which is no letter or digit and sorts after every one in each database's order of words (V9). */
     private static final String AFTER_EVERY_LETTER = "\uDBFF\uDFFF";
 
@@ -150,7 +158,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 Statement.render(renderer, changes(kind, documents)),
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)),
                 IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind),
-                DonorWords.of(kind));
+                DonorWords.of(kind), Statement.render(renderer, wordCountQuery()));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {
@@ -160,24 +168,45 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
 
     /**
      * The page of the donors that match every criterion, in id order: one range of the criterion's index (V5), the
-     * offset counted in it. With search terms, the donors with a word in the first term's range of the words' lookup
-     * index (V9), each of the others checked by its own words (the table's key): the caller puts the term likely to
-     * match fewest donors first.
+     * offset counted in it.
      */
-    private static Select<?> filtered(DatabaseKind kind, List<Field<?>> selected, Set<Criterion> criteria, int terms) {
+    private static Select<?> filtered(DatabaseKind kind, List<Field<?>> selected, Set<Criterion> criteria) {
+        return page(kind, selected, criteria, List.of());
+    }
+
+    /**
+     * The page of the donors that match every criterion and have, for each term, a word in the term's range. Drawn, the
+     * first term's donors are one range of the words' lookup index (V9); the other terms, or every one when the page
+     * walks donors in id order, are each checked in the donor's own words (the table's key).
+     */
+    private static Select<?> searched(DatabaseKind kind, List<Field<?>> selected, SearchShape shape) {
         List<Condition> conditions = new ArrayList<>();
-        conditions.add(DONORS.APPLICATION_ID.eq(APPLICATION));
-        criteria.forEach(criterion -> conditions.add(criterion.condition()));
-        if (terms > 0) {
+        if (shape.drawn()) {
             conditions.add(DONORS.ID.in(DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
                     .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), inRange(0))));
         }
-        for (int term = 1; term < terms; term++) {
+        for (int term = shape.drawn() ? 1 : 0; term < shape.terms(); term++) {
             conditions.add(DSL.exists(DSL.selectOne().from(DONOR_WORDS)
                     .where(DONOR_WORDS.DONOR_ID.eq(DONORS.ID), inRange(term))));
         }
+        return page(kind, selected, shape.criteria(), conditions);
+    }
+
+    private static Select<?> page(DatabaseKind kind, List<Field<?>> selected, Set<Criterion> criteria,
+            List<Condition> more) {
+        List<Condition> conditions = new ArrayList<>();
+        conditions.add(DONORS.APPLICATION_ID.eq(APPLICATION));
+        criteria.forEach(criterion -> conditions.add(criterion.condition()));
+        conditions.addAll(more);
         return DSL.select(selected).from(DONORS).where(conditions).orderBy(DONORS.ID)
                 .limit(kind.rowLimit(COUNT)).offset(OFFSET);
+    }
+
+    /** Counts the words of the owner's donors in a term's range, up to a limit (SearchPlan). */
+    private static Select<?> wordCountQuery() {
+        return DSL.selectCount().from(DSL.selectOne().from(DONOR_WORDS)
+                .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), inRange(0))
+                .limit(WORD_COUNT_LIMIT).asTable("counted"));
     }
 
     private static Condition inRange(int term) {
@@ -318,23 +347,35 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     }
 
     /** A filtered page's bindings: its criteria's values, the owner, the offset and the count. */
-    Bindings pageBindings(ApplicationId owner, DonorFilter filter, long offset, int count) {
+    Bindings pageBindings(ApplicationId owner, DonorFilter filter, SearchPlan plan, long offset, int count) {
         Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(OFFSET, offset).set(COUNT, count);
         filter.foldedEmail().ifPresent(email -> bindings.set(FILTER_EMAIL, email));
         filter.externalId().ifPresent(id -> bindings.set(FILTER_EXTERNAL_ID, id));
         filter.type().ifPresent(type -> bindings.set(FILTER_TYPE, type.key()));
         filter.createdSince().ifPresent(since -> bindings.set(FILTER_CREATED_SINCE, since));
         filter.updatedSince().ifPresent(since -> bindings.set(FILTER_UPDATED_SINCE, since));
-        filter.search().ifPresent(search -> {
-            // The longest term first: it likely begins the fewest words, and the page is drawn from its donors.
-            List<String> terms = search.prefixes().stream()
-                    .sorted(Comparator.comparingInt(String::length).reversed()).toList();
-            for (int term = 0; term < terms.size(); term++) {
-                bindings.set(TERM_FROM.get(term), terms.get(term))
-                        .set(TERM_TO.get(term), terms.get(term) + AFTER_EVERY_LETTER);
+        List<String> terms = plan == null ? List.of() : plan.terms();
+        for (int term = 0; term < terms.size(); term++) {
+            bindTerm(bindings, term, terms.get(term));
+        }
+        return bindings;
+    }
+
+    /** How many words of the owner's donors a term begins, counted up to a limit. */
+    int countWords(Reads reads, ApplicationId owner, String term, int limit) {
+        Bindings bindings = bindTerm(new Bindings(kind).set(APPLICATION, owner.value()).set(WORD_COUNT_LIMIT, limit), 0,
+                term);
+        return reads.query(wordCount.sql(), statement -> {
+            wordCount.bind(statement, bindings);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getInt(1);
             }
         });
-        return bindings;
+    }
+
+    private static Bindings bindTerm(Bindings bindings, int term, String prefix) {
+        return bindings.set(TERM_FROM.get(term), prefix).set(TERM_TO.get(term), prefix + AFTER_EVERY_LETTER);
     }
 
     /** The criteria a filter uses. */

@@ -39,15 +39,28 @@ public final class SqlDonorRepository implements DonorRepository {
     @Override
     public List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
         DonorRepository.checkedCount(count);
-        return read(queries.rows().page(filter), queries.pageBindings(owner, filter, offset, count),
-                statement -> queries.donors(statement, count));
+        return page(owner, filter, offset, count, queries.rows(), statement -> queries.donors(statement, count));
     }
 
     @Override
     public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
         DonorRepository.checkedCount(count);
-        return read(queries.documents().page(filter), queries.pageBindings(owner, filter, offset, count),
+        return page(owner, filter, offset, count, queries.documents(),
                 statement -> queries.documents(statement, count));
+    }
+
+    /** A page, searched as its plan says when the filter has a q (SearchPlan). */
+    private <T> List<T> page(ApplicationId owner, DonorFilter filter, long offset, int count,
+            DonorQueries.Reading reading, Reads.Query<List<T>> read) {
+        if (filter.search().isEmpty()) {
+            return read(reading.page(filter), queries.pageBindings(owner, filter, null, offset, count), read);
+        }
+        SearchPlan plan = SearchPlan.of(filter.search().get(),
+                (term, limit) -> queries.countWords(reads, owner, term, limit));
+        if (plan.matchesNone()) {
+            return List.of();
+        }
+        return read(reading.page(filter, plan), queries.pageBindings(owner, filter, plan, offset, count), read);
     }
 
     /** Runs the statement on this node's reads, every place bound. */

@@ -1,0 +1,60 @@
+package org.donordata.adapters.sql.donors;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.BiFunction;
+
+import org.donordata.domain.SearchQuery;
+
+/**
+ * How a searched page is read (DonorQueries): which term's donors the page is drawn from, or none. Each term's words
+ * are counted, up to the fewest counted so far, and the term with the fewest is the one the page is drawn from: its
+ * donors are read in full and sorted by id, so their number is the page's cost. When every term begins at least
+ * {@value #COMMON} words, matches are common, and the page is read the other way: the owner's donors in id order, each
+ * checked for every term, until the page is full, which is cheap precisely because matches are common.
+ *
+ * @param terms every term, the one to draw from first
+ * @param drawn whether the page is drawn from the first term's donors (else donors are walked in id order)
+ * @param matchesNone whether a term begins no word at all, so the page is empty without reading it
+ */
+record SearchPlan(List<String> terms, boolean drawn, boolean matchesNone) {
+
+    /**
+     * Where drawing from a term's donors stops being cheaper than walking donors in id order: about the square root
+     * of a page's length times the donors of a large application (30 × 1,000,000), measured at a million donors in
+     * docs/performance.md, "Search".
+     */
+    static final int COMMON = 5_000;
+
+    SearchPlan {
+        terms = List.copyOf(terms);
+    }
+
+    /**
+     * @param count counts the words a term begins, up to a limit: (term, limit) to a count no larger than the limit
+     */
+    static SearchPlan of(SearchQuery query, BiFunction<String, Integer, Integer> count) {
+        List<String> terms = new ArrayList<>(query.prefixes());
+        // The longest first: it likely begins the fewest words, which then bounds every other count.
+        terms.sort(Comparator.comparingInt(String::length).reversed());
+        int fewest = COMMON;
+        String rarest = null;
+        for (String term : terms) {
+            int counted = count.apply(term, fewest);
+            if (counted == 0) {
+                return new SearchPlan(terms, false, true);
+            }
+            if (counted < fewest) {
+                fewest = counted;
+                rarest = term;
+            }
+        }
+        if (rarest == null) {
+            return new SearchPlan(terms, false, false);
+        }
+        terms.remove(rarest);
+        terms.addFirst(rarest);
+        return new SearchPlan(terms, true, false);
+    }
+}

@@ -1,0 +1,48 @@
+package org.donordata.adapters.sql.donors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.donordata.domain.SearchQuery;
+import org.junit.jupiter.api.Test;
+
+class SearchPlanTest {
+
+    /** Each count asked for: the term and the limit. */
+    private final List<String> asked = new ArrayList<>();
+
+    /** Counts from a table of words per term, as the database would, up to the limit asked. */
+    private SearchPlan plan(String q, Map<String, Integer> words) {
+        return SearchPlan.of(SearchQuery.parse(q), (term, limit) -> {
+            asked.add(term + "<=" + limit);
+            return Math.min(limit, words.getOrDefault(term, 0));
+        });
+    }
+
+    @Test
+    void thePageIsDrawnFromTheTermThatBeginsFewestWordsAndEachCountStopsAtTheFewestSoFar() {
+        SearchPlan plan = plan("jur muller ada", Map.of("muller", 900, "jur", 40, "ada", 7_000));
+
+        assertEquals(new SearchPlan(List.of("jur", "muller", "ada"), true, false), plan);
+        assertEquals(List.of("muller<=5000", "jur<=900", "ada<=40"), asked);
+    }
+
+    @Test
+    void whenEveryTermBeginsThousandsOfWordsDonorsAreWalkedInIdOrder() {
+        SearchPlan plan = plan("ada example", Map.of("ada", 5_000, "example", 80_000));
+
+        assertEquals(new SearchPlan(List.of("example", "ada"), false, false), plan);
+    }
+
+    @Test
+    void aTermThatBeginsNoWordMakesThePageEmptyWithoutCountingTheRest() {
+        SearchPlan plan = plan("zzyzx ada", Map.of("ada", 3));
+
+        assertTrue(plan.matchesNone());
+        assertEquals(List.of("zzyzx<=5000"), asked);
+    }
+}
