@@ -13,8 +13,11 @@ import java.time.format.DateTimeFormatterBuilder;
 /**
  * Fills a database the service has created (schema and applications) with donors, fast: one prepared statement,
  * batches of 10,000 rows per transaction, then every donor's ordinal and the sequencing row in two statements, as the
- * service would have left them (V4 migration). The benchmark application gets BENCH_COUNT donors; every OTHER_EVERY-th
- * row belongs to one of the other applications instead, so their ids interleave as in real life.
+ * service would have left them (V4 migration), with each donor's search words (V9) as the service stores them. The
+ * benchmark application gets BENCH_COUNT donors; every OTHER_EVERY-th row belongs to one of the other applications
+ * instead, so their ids interleave as in real life. Row i (from 0, id i + 1) is FIRST_NAMES[i % 20] and
+ * surname(i / 20 % 8,000): 8,000 surnames, about 140 donors each at a million; bench/scenarios/api.lua's search
+ * scenario asks for them the same way.
  * Usage: java -cp 'bootstrap/target/libs/*' bench/Seed.java JDBC_URL BENCH_APP_ID BENCH_COUNT OTHER_APP_ID...
  * (PostgreSQL: user postgres, as bin/postgres-up sets up the local server; MariaDB: user root, as bin/mariadb-up.)
  */
@@ -22,6 +25,15 @@ public class Seed {
 
     private static final int BATCH = 10_000;
     private static final int OTHER_EVERY = 10;
+    private static final String[] FIRST_NAMES = {"Ada", "Jürgen", "Zoë", "Łukasz", "Grace", "Søren", "Amélie", "José",
+        "Mary", "John", "Fatima", "Wei", "Olga", "Ingrid", "Pierre", "Anna", "Mohammed", "Yuki", "Carlos", "Emma"};
+    private static final String[] SYLLABLES = {"mul", "ler", "schmidt", "ber", "son", "ov", "ski", "ez", "ma", "ti",
+        "no", "ra", "ka", "li", "der", "ham", "ford", "well", "sen", "berg"};
+
+    static String surname(long k) {
+        String name = SYLLABLES[(int) (k % 20)] + SYLLABLES[(int) (k / 20 % 20)] + SYLLABLES[(int) (k / 400 % 20)];
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
     // The text form jOOQ writes for an Instant on SQLite, which the service reads back.
     // The fraction without trailing zeros, as ISO_LOCAL_TIME writes it: SQLite's json_object writes it out as stored.
     private static final DateTimeFormatter SQLITE_STAMP = new DateTimeFormatterBuilder()
@@ -54,16 +66,27 @@ public class Seed {
                     + " false, false, ?, ?, ?, ?, ?" + (mariadb ? ", ?" : "") + ")";
             long row = 0;
             long benchDone = 0;
-            try (PreparedStatement insert = db.prepareStatement(sql)) {
+            try (PreparedStatement insert = db.prepareStatement(sql);
+                    PreparedStatement words = db.prepareStatement(
+                            "insert into donor_words (donor_id, word, application_id) values (?, ?, ?)")) {
                 Instant base = Instant.parse("2025-01-01T00:00:00Z");
                 while (benchDone < benchCount) {
                     boolean other = others.length > 0 && row % OTHER_EVERY == OTHER_EVERY - 1;
                     long app = other ? others[(int) (row / OTHER_EVERY % others.length)] : benchApp;
                     Instant stamp = base.plusMillis(row * 7);
                     insert.setLong(1, app);
-                    insert.setString(2, "Donor");
-                    insert.setString(3, "Number " + row);
-                    insert.setString(4, "donor" + row + "@example.org");
+                    String firstName = FIRST_NAMES[(int) (row % 20)];
+                    String lastName = surname(row / 20 % 8_000);
+                    String email = "donor" + row + "@example.org";
+                    insert.setString(2, firstName);
+                    insert.setString(3, lastName);
+                    insert.setString(4, email);
+                    for (String word : org.donordata.domain.SearchWords.of(firstName, lastName, email)) {
+                        words.setLong(1, row + 1);
+                        words.setString(2, word);
+                        words.setLong(3, app);
+                        words.addBatch();
+                    }
                     insert.setString(5, "+44 20 7946 " + String.format("%04d", row % 10_000));
                     insert.setString(6, "London");
                     insert.setString(7, "seed-" + row);
@@ -86,6 +109,7 @@ public class Seed {
                     }
                     if (row % BATCH == 0) {
                         insert.executeBatch();
+                        words.executeBatch();
                         db.commit();
                         if (row % 200_000 == 0) {
                             System.out.printf("  seeded %,d rows%n", row);
@@ -93,6 +117,7 @@ public class Seed {
                     }
                 }
                 insert.executeBatch();
+                words.executeBatch();
             }
             try (Statement sequencing = db.createStatement()) {
                 sequencing.execute("insert into donor_ordinals (application_id, ordinal, donor_id) select application_id,"
@@ -105,7 +130,7 @@ public class Seed {
             if (postgres || mariadb) {
                 db.setAutoCommit(true);
                 try (Statement analyze = db.createStatement()) {
-                    analyze.execute(postgres ? "analyze" : "analyze table donors, donor_ordinals");
+                    analyze.execute(postgres ? "analyze" : "analyze table donors, donor_ordinals, donor_words");
                 }
             }
             System.out.printf("  seeded %,d donors (%,d for the benchmark application) in %.1f s%n", row, benchDone,

@@ -1,5 +1,6 @@
 -- One wrk script for every scenario. Arguments (after --): SCENARIO MODE KEY ROWS
---   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix | filtered | upsert | feed
+--   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix | filtered | upsert | feed | search |
+--             searchcommon
 --   MODE:     service (the real API) | ceiling (bench/Ceiling.java: same-size answers from memory)
 --   ROWS:     how many donor rows were seeded; the benchmark application owns every row whose
 --             index modulo 10 is not 9 (see bench/Seed.java), ids being index + 1.
@@ -68,6 +69,34 @@ local function upsert()
   return post("/api/v1/donors/external/seed-" .. (randomBenchId() - 1), body)
 end
 
+-- A seeded donor's first name and surname (bench/Seed.java: row i is FIRST_NAMES[i % 20] and surname(i / 20 % 8000)),
+-- as a CRM asks "is Jürgen Mulberov already here?": about 140 donors have the surname at a million, some 7 both names.
+local FIRST_NAMES = {"Ada", "Jürgen", "Zoë", "Łukasz", "Grace", "Søren", "Amélie", "José", "Mary", "John", "Fatima",
+  "Wei", "Olga", "Ingrid", "Pierre", "Anna", "Mohammed", "Yuki", "Carlos", "Emma"}
+local SYLLABLES = {"mul", "ler", "schmidt", "ber", "son", "ov", "ski", "ez", "ma", "ti", "no", "ra", "ka", "li", "der",
+  "ham", "ford", "well", "sen", "berg"}
+
+local function surname(k)
+  return SYLLABLES[k % 20 + 1] .. SYLLABLES[math.floor(k / 20) % 20 + 1] .. SYLLABLES[math.floor(k / 400) % 20 + 1]
+end
+
+local function urlencode(text)
+  return (text:gsub("[^%w]", function(c) return string.format("%%%02X", string.byte(c)) end))
+end
+
+local function search()
+  if mode == "ceiling" then return get("/page") end
+  local index = randomBenchId() - 1
+  local q = FIRST_NAMES[index % 20 + 1] .. " " .. surname(math.floor(index / 20) % 8000)
+  return get("/api/v1/donors?q=" .. urlencode(q))
+end
+
+-- A word every seeded address has: the first page of every donor, found by walking them in id order (SearchPlan).
+local function searchcommon()
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors?q=example")
+end
+
 -- A page of 30 changes from the start of the feed.
 local function feed()
   if mode == "ceiling" then return get("/page") end
@@ -87,6 +116,8 @@ function request()
   elseif scenario == "filtered" then return filtered()
   elseif scenario == "upsert" then return upsert()
   elseif scenario == "feed" then return feed()
+  elseif scenario == "search" then return search()
+  elseif scenario == "searchcommon" then return searchcommon()
   end
   error("unknown scenario " .. tostring(scenario))
 end
