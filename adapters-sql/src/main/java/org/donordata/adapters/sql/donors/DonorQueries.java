@@ -192,11 +192,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         // Without an exact criterion, the owner is compared as an expression, which no index serves: else SQLite reads
         // the owner's donors on an (application_id, ...) index and sorts them, a million for one page (measured),
         // where it should draw the term's donors by id, or walk donors in id order and stop when the page is full.
-        // Only where the page is drawn: walking donors so, SQLite 3.51 (sqlite-jdbc) skipped the wrong rows for an
-        // OFFSET (DonorRepositoryContract.termsThatBeginThousandsOfWordsPageTheSame failed; the sqlite3 shell's 3.40
-        // did not), so a walk compares the owner plainly, correct but reading the owner's donors on an index.
         boolean exact = shape.criteria().contains(Criterion.EMAIL) || shape.criteria().contains(Criterion.EXTERNAL_ID);
-        Condition owner = exact || !shape.drawn() ? DONORS.APPLICATION_ID.eq(APPLICATION)
+        Condition owner = exact ? DONORS.APPLICATION_ID.eq(APPLICATION)
                 : DONORS.APPLICATION_ID.plus(DSL.inline(0L)).eq(APPLICATION);
         return page(kind, selected, owner, shape.criteria(), conditions);
     }
