@@ -21,7 +21,6 @@ import java.util.stream.IntStream;
 
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.ApplicationId;
@@ -328,6 +327,14 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         return donors;
     }
 
+    /** Runs a query of one number (a count) whose parameters are bound. */
+    static int number(PreparedStatement query) throws SQLException {
+        try (ResultSet row = query.executeQuery()) {
+            row.next();
+            return row.getInt(1);
+        }
+    }
+
     /** Runs a query of documents whose parameters are bound, reading up to count rows. */
     List<DonorDocument> documents(PreparedStatement query, int count) throws SQLException {
         List<DonorDocument> documents = new ArrayList<>();
@@ -352,32 +359,26 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         return changed;
     }
 
-    /** A filtered page's bindings: its criteria's values, the owner, the offset and the count. */
-    Bindings pageBindings(ApplicationId owner, DonorFilter filter, SearchPlan plan, long offset, int count) {
+    /**
+     * A filtered page's bindings: its criteria's values, its search terms in the plan's order (none without q), the
+     * owner, the offset and the count.
+     */
+    Bindings pageBindings(ApplicationId owner, DonorFilter filter, List<String> terms, long offset, int count) {
         Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(OFFSET, offset).set(COUNT, count);
         filter.foldedEmail().ifPresent(email -> bindings.set(FILTER_EMAIL, email));
         filter.externalId().ifPresent(id -> bindings.set(FILTER_EXTERNAL_ID, id));
         filter.type().ifPresent(type -> bindings.set(FILTER_TYPE, type.key()));
         filter.createdSince().ifPresent(since -> bindings.set(FILTER_CREATED_SINCE, since));
         filter.updatedSince().ifPresent(since -> bindings.set(FILTER_UPDATED_SINCE, since));
-        List<String> terms = plan == null ? List.of() : plan.terms();
         for (int term = 0; term < terms.size(); term++) {
             bindTerm(bindings, term, terms.get(term));
         }
         return bindings;
     }
 
-    /** How many words of the owner's donors a term begins, counted up to a limit. */
-    int countWords(Reads reads, ApplicationId owner, String term, int limit) {
-        Bindings bindings = bindTerm(new Bindings(kind).set(APPLICATION, owner.value()).set(WORD_COUNT_LIMIT, limit), 0,
-                term);
-        return reads.query(wordCount.sql(), statement -> {
-            wordCount.bind(statement, bindings);
-            try (ResultSet row = statement.executeQuery()) {
-                row.next();
-                return row.getInt(1);
-            }
-        });
+    /** The bindings of {@link #wordCount}: a term and the most words to count. */
+    Bindings wordCountBindings(ApplicationId owner, String term, int limit) {
+        return bindTerm(new Bindings(kind).set(APPLICATION, owner.value()).set(WORD_COUNT_LIMIT, limit), 0, term);
     }
 
     private static Bindings bindTerm(Bindings bindings, int term, String prefix) {

@@ -53,14 +53,14 @@ public final class SqlDonorRepository implements DonorRepository {
     private <T> List<T> page(ApplicationId owner, DonorFilter filter, long offset, int count,
             DonorQueries.Reading reading, Reads.Query<List<T>> read) {
         if (filter.search().isEmpty()) {
-            return read(reading.page(filter), queries.pageBindings(owner, filter, null, offset, count), read);
+            return read(reading.page(filter), queries.pageBindings(owner, filter, List.of(), offset, count), read);
         }
-        SearchPlan plan = SearchPlan.of(filter.search().get(),
-                (term, limit) -> queries.countWords(reads, owner, term, limit));
+        SearchPlan plan = SearchPlan.of(filter.search().get(), (term, limit) -> read(queries.wordCount(),
+                queries.wordCountBindings(owner, term, limit), DonorQueries::number));
         if (plan.matchesNone()) {
             return List.of();
         }
-        return read(reading.page(filter, plan), queries.pageBindings(owner, filter, plan, offset, count), read);
+        return read(reading.page(filter, plan), queries.pageBindings(owner, filter, plan.terms(), offset, count), read);
     }
 
     /** Runs the statement on this node's reads, every place bound. */
