@@ -26,6 +26,10 @@ public final class SearchWords {
     /** The longest word kept, in UTF-16 units: longer ones are cut (at a whole character) to this. */
     public static final int MAX_WORD_LENGTH = 200;
 
+    /** The fields a donor is found by. */
+    public static final List<DonorField> FIELDS = List.of(DonorField.FIRST_NAME, DonorField.LAST_NAME,
+            DonorField.ORGANIZATION_NAME, DonorField.EMAIL);
+
     private static final Pattern COMBINING_MARKS = Pattern.compile("\\p{M}+");
 
     private SearchWords() {
@@ -57,10 +61,6 @@ public final class SearchWords {
         }
         return words;
     }
-
-    /** The fields a donor is found by. */
-    public static final List<DonorField> FIELDS = List.of(DonorField.FIRST_NAME, DonorField.LAST_NAME,
-            DonorField.ORGANIZATION_NAME, DonorField.EMAIL);
 
     /** The words a donor is found by: those of its {@link #FIELDS}. */
     public static Set<String> of(DonorDetails details) {

@@ -21,9 +21,10 @@ import org.donordata.domain.SearchQuery;
 record SearchPlan(List<String> terms, boolean drawn, boolean matchesNone) {
 
     /**
-     * Where drawing from a term's donors stops being cheaper than walking donors in id order: about the square root
-     * of a page's length times the donors of a large application (30 × 1,000,000), measured at a million donors in
-     * docs/performance.md, "Search".
+     * Where drawing from a term's donors stops being cheaper than walking donors in id order, estimated, not measured
+     * at the crossover: drawing reads every donor of the term (m), a walk about 30 × n ÷ m donors of an application of
+     * n to fill a first page, and the two meet near √(30 × 1,000,000) ≈ 5,500 for a large application. Both sides of
+     * it are measured in docs/performance.md, "Search".
      */
     static final int COMMON = 5_000;
 
