@@ -17,11 +17,15 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -29,6 +33,7 @@ import java.util.logging.Logger;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import org.donordata.domain.SearchWords;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,6 +94,34 @@ class DonorCommandsTest {
         }
     }
 
+    /**
+     * Every donor's stored search words (V9) are exactly the words of its names and email: the import writes them
+     * with each donor, as the API does.
+     */
+    private void assertSearchWordsExact() throws SQLException {
+        Map<Long, Set<String>> expected = new HashMap<>();
+        Map<Long, Set<String>> stored = new HashMap<>();
+        try (Connection connection = DriverManager.getConnection(database.env().get("DONORS_DB_URL"),
+                database.env().get("DONORS_DB_USER"), null);
+                Statement query = connection.createStatement()) {
+            try (ResultSet donors = query.executeQuery(
+                    "select id, first_name, last_name, organization_name, email from donors")) {
+                while (donors.next()) {
+                    expected.put(donors.getLong(1), SearchWords.of(donors.getString(2), donors.getString(3),
+                            donors.getString(4), donors.getString(5)));
+                }
+            }
+            try (ResultSet words = query.executeQuery("select donor_id, word from donor_words")) {
+                while (words.next()) {
+                    stored.computeIfAbsent(words.getLong(1), id -> new HashSet<>()).add(words.getString(2));
+                }
+            }
+        }
+        expected.values().removeIf(Set::isEmpty);
+        assertFalse(expected.isEmpty(), "the donors have words");
+        assertEquals(expected, stored);
+    }
+
     /** Each donor of the application as NDJSON without what the service assigned (id and times), sorted. */
     private List<String> exportedDonors(long application) throws IOException {
         Path file = dir.resolve("export-" + application + "-" + System.nanoTime() + ".ndjson");
@@ -117,6 +150,7 @@ class DonorCommandsTest {
         assertEquals(0, first.exit(), first.err());
         assertEquals("created 5, modified 0, refused 0", first.out().strip());
         assertEquals("", first.err(), "quiet when not on a terminal");
+        assertSearchWordsExact();
 
         Result second = importInto(1, SAMPLE);
 
@@ -125,6 +159,7 @@ class DonorCommandsTest {
                 + " above)", second.out().strip());
         assertEquals(5, count(1));
         assertEquals(0, count(2));
+        assertSearchWordsExact();
     }
 
     @ParameterizedTest
