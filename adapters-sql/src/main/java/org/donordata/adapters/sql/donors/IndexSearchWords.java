@@ -13,8 +13,8 @@ import org.flywaydb.core.api.migration.JavaMigration;
 /**
  * Migration 9.1, on every database: stores the search words (V9) of every donor stored before V9 made their table. In
  * Java, because the folding must be the service's own ({@link SearchWords}), a batch of donors at a time, with a log
- * line every {@value #REPORT_EVERY} donors, since a large database takes a while (about a minute a million on SQLite
- * here; docs/performance.md).
+ * line every {@value #REPORT_EVERY} donors, since a large database takes a while (16 s for 1,111,111 donors on SQLite
+ * here, the service's start included; docs/performance.md, "Search").
  */
 public final class IndexSearchWords implements JavaMigration {
 
