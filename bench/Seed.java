@@ -81,13 +81,23 @@ public class Seed {
                     insert.setString(2, firstName);
                     insert.setString(3, lastName);
                     insert.setString(4, email);
-                    for (String word : org.donordata.domain.SearchWords.of(firstName, lastName, email)) {
+                    // Two donors in a row share a phone number: each has one likely duplicate (contract section 15).
+                    String phone = "+44 20 " + String.format("%08d", row / 2);
+                    var details = org.donordata.domain.DonorDetails.DEFAULTS.with(java.util.Map.of(
+                            org.donordata.domain.DonorField.FIRST_NAME, firstName,
+                            org.donordata.domain.DonorField.LAST_NAME, lastName,
+                            org.donordata.domain.DonorField.EMAIL, email,
+                            org.donordata.domain.DonorField.PHONE, phone));
+                    // What the service stores beside a donor it writes (DonorWords): search words, duplicate keys.
+                    var entries = new java.util.LinkedHashSet<>(org.donordata.domain.SearchWords.of(details));
+                    entries.addAll(org.donordata.domain.DuplicateKeys.of(details));
+                    for (String entry : entries) {
                         words.setLong(1, row + 1);
-                        words.setString(2, word);
+                        words.setString(2, entry);
                         words.setLong(3, app);
                         words.addBatch();
                     }
-                    insert.setString(5, "+44 20 7946 " + String.format("%04d", row % 10_000));
+                    insert.setString(5, phone);
                     insert.setString(6, "London");
                     insert.setString(7, "seed-" + row);
                     insert.setString(8, row % 3 == 0 ? "Prefers letters to email." : null);

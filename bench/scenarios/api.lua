@@ -1,6 +1,6 @@
 -- One wrk script for every scenario. Arguments (after --): SCENARIO MODE KEY ROWS
 --   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix | filtered | upsert | feed | search |
---             searchcommon
+--             searchcommon | duplicates
 --   MODE:     service (the real API) | ceiling (bench/Ceiling.java: same-size answers from memory)
 --   ROWS:     how many donor rows were seeded; the benchmark application owns every row whose
 --             index modulo 10 is not 9 (see bench/Seed.java), ids being index + 1.
@@ -97,6 +97,12 @@ local function searchcommon()
   return get("/api/v1/donors?q=example")
 end
 
+-- A donor's likely duplicates: the seeded donor beside it shares its phone number (bench/Seed.java).
+local function duplicates()
+  if mode == "ceiling" then return get("/one") end
+  return get("/api/v1/donors/" .. randomBenchId() .. "/duplicates")
+end
+
 -- A page of 30 changes from the start of the feed.
 local function feed()
   if mode == "ceiling" then return get("/page") end
@@ -118,6 +124,7 @@ function request()
   elseif scenario == "feed" then return feed()
   elseif scenario == "search" then return search()
   elseif scenario == "searchcommon" then return searchcommon()
+  elseif scenario == "duplicates" then return duplicates()
   end
   error("unknown scenario " .. tostring(scenario))
 end

@@ -3,6 +3,7 @@ package org.donordata.application;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.donordata.domain.ChangePosition;
@@ -54,6 +55,12 @@ public interface DonorRepository {
 
     /** The donor {@link #find} reads, as the API shows it. */
     Optional<DonorDocument> findDocument(ApplicationId owner, long id);
+
+    /**
+     * Up to {@code count} of the owner's donors, other than {@code donorId}, that have any of these duplicate keys
+     * (DuplicateKeys.of), those with more of them first, then in id order. Erased and merged donors have none.
+     */
+    List<Donor> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count);
 
     /**
      * Runs one write of the owner's donors atomically, whichever node runs it: in one transaction stamped with

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import org.donordata.domain.ChangePosition;
@@ -15,6 +16,7 @@ import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.IdempotencyKeyReuseException;
@@ -179,6 +181,39 @@ public final class DonorService {
         DonorWrites writes = writesNow(actor);
         return donors.write(owner, writes.now(), tx -> writes.erase(tx, id, expected))
                 .orElseThrow(DonorNotFoundException::new);
+    }
+
+    /**
+     * Merges the duplicate into the survivor, if the survivor is still at a version the client expects (contract
+     * section 15, DonorWrites.merge).
+     *
+     * @return the survivor as stored afterwards
+     */
+    public Donor merge(ApplicationId owner, Actor actor, long survivorId, long duplicateId, ExpectedVersion expected) {
+        DonorWrites writes = writesNow(actor);
+        return donors.write(owner, writes.now(), tx -> writes.merge(tx, survivorId, duplicateId, expected));
+    }
+
+    /** The most likely duplicates {@link #duplicates} lists. */
+    public static final int MAX_DUPLICATES = 30;
+
+    /**
+     * The owner's other live donors that are likely the same person as this one (DuplicateKeys), each with its reasons:
+     * at most {@value #MAX_DUPLICATES}, those with more reasons first, then in id order.
+     *
+     * @throws DonorNotFoundException when the owner has no such donor
+     */
+    public List<Duplicate> duplicates(ApplicationId owner, long id) {
+        Donor donor = donors.find(owner, id).orElseThrow(DonorNotFoundException::new);
+        Set<String> keys = DuplicateKeys.of(donor.details());
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        return donors.sharingKeys(owner, id, keys, MAX_DUPLICATES).stream()
+                .map(candidate -> new Duplicate(candidate, DuplicateKeys.reasons(donor.details(), candidate.details())))
+                .filter(duplicate -> !duplicate.matched().isEmpty())
+                .sorted(Duplicate.MOST_REASONS_FIRST)
+                .toList();
     }
 
     /**

@@ -47,6 +47,12 @@ public interface DonorTransaction {
      */
     Donor erase(Donor stored);
 
+    /**
+     * Merges the donor into the survivor (contract section 15): erased as {@link #erase} does, except that it records
+     * the survivor's id instead of the instant, as its latest change.
+     */
+    Donor mergeInto(Donor stored, long survivorId);
+
     /** What the owner's record of this idempotency key says, if there is one, expired or not. */
     Optional<KeyUse> keyUse(IdempotencyKey key);
 

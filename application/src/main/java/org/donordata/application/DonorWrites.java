@@ -2,6 +2,7 @@ package org.donordata.application;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -9,12 +10,17 @@ import java.util.function.UnaryOperator;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorErasedException;
+import org.donordata.domain.DonorMergedException;
+import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.IdempotencyKeyReuseException;
+import org.donordata.domain.InvalidInputException;
+import org.donordata.domain.MergeRefusedException;
+import org.donordata.domain.Problem;
 
 /**
  * The decisions of the donor writes, each run inside one {@link DonorTransaction} by {@link DonorService}: the same
@@ -57,6 +63,9 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             return current;
         }
         Donor stored = current.get();
+        if (stored.merged()) {
+            throw new DonorMergedException(id, stored.mergedInto());
+        }
         if (stored.erased()) {
             throw new DonorErasedException(id);
         }
@@ -73,14 +82,62 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
      * Erases the donor, once: erasing an erased donor changes nothing. The version is checked first.
      *
      * @return the donor as erasure left it, or empty when the owner has no donor with this id
+     * @throws DonorMergedException when the donor was merged: its data is the survivor's now
      */
     public Optional<Donor> erase(DonorTransaction tx, long id, ExpectedVersion expected) {
         Optional<Donor> current = tx.find(id);
+        if (current.isPresent() && current.get().merged()) {
+            throw new DonorMergedException(id, current.get().mergedInto());
+        }
         if (current.isPresent() && !expected.accepts(current.get().version())) {
             throw new DonorVersionMismatchException(id, current.get().version());
         }
         return current.map(donor -> donor.erased() ? donor
                 : recorded(tx, AuditAction.ERASED, donor.details(), tx.erase(donor)));
+    }
+
+    /**
+     * Merges the duplicate into the survivor (contract section 15): the survivor keeps every value it has and takes the
+     * duplicate's where it has none, either's consent flag set sets it; the duplicate loses its personal data as an
+     * erasure removes it and names the survivor. Both are changed, at their next versions, each with its record.
+     *
+     * @return the survivor as stored afterwards
+     * @throws InvalidInputException when both are one donor
+     * @throws DonorNotFoundException when the owner has no such survivor, or no such duplicate
+     * @throws DonorMergedException when either was merged before
+     * @throws MergeRefusedException when either was erased, or their types differ
+     * @throws DonorVersionMismatchException when {@code expected} does not accept the survivor's version
+     */
+    public Donor merge(DonorTransaction tx, long survivorId, long duplicateId, ExpectedVersion expected) {
+        if (survivorId == duplicateId) {
+            throw new InvalidInputException(List.of(new Problem("duplicate", "must be another donor than "
+                    + survivorId + ", which it is merged into")));
+        }
+        // Held in id order whichever is the survivor, so that merges of one pair, either way round, wait for each
+        // other in one order (never a deadlock), and the second sees what the first left.
+        Optional<Donor> lower = tx.find(Math.min(survivorId, duplicateId));
+        Optional<Donor> higher = tx.find(Math.max(survivorId, duplicateId));
+        Donor survivor = (survivorId < duplicateId ? lower : higher).orElseThrow(DonorNotFoundException::new);
+        Donor duplicate = (survivorId < duplicateId ? higher : lower).orElseThrow(DonorNotFoundException::duplicate);
+        for (Donor donor : List.of(survivor, duplicate)) {
+            if (donor.merged()) {
+                throw new DonorMergedException(donor.id(), donor.mergedInto());
+            }
+            if (donor.erased()) {
+                throw MergeRefusedException.erased(donor.id());
+            }
+        }
+        if (!expected.accepts(survivor.version())) {
+            throw new DonorVersionMismatchException(survivorId, survivor.version());
+        }
+        if (survivor.details().type() != duplicate.details().type()) {
+            throw MergeRefusedException.types(survivorId, survivor.details().type(), duplicateId,
+                    duplicate.details().type());
+        }
+        DonorDetails merged = survivor.details().filledFrom(duplicate.details());
+        // The duplicate first: an external id it gives the survivor is free only once it lost it.
+        recorded(tx, AuditAction.MERGED_INTO, duplicate.details(), tx.mergeInto(duplicate, survivorId));
+        return recorded(tx, AuditAction.MERGED, survivor.details(), tx.update(survivor, merged));
     }
 
     /**

@@ -106,6 +106,7 @@ public final class DonorDocuments {
                     default -> throw new ClassCastException(value.getValueType().toString());
                 };
                 case TIMESTAMP -> value == JsonValue.NULL ? null : instant(((JsonString) value).getString());
+                case REFERENCE -> value == JsonValue.NULL ? null : ((JsonNumber) value).longValueExact();
             };
         } catch (RuntimeException e) {
             throw new AssertionError(field.key() + " has no value of its kind in " + document, e);

@@ -98,7 +98,7 @@ public abstract class DonorRepositoryContract {
         return DonorChanges.from(Collections.singletonMap(field, value)).applyTo(details);
     }
 
-    private static Map<String, Object> document(Object... keysAndValues) {
+    protected static Map<String, Object> document(Object... keysAndValues) {
         Map<String, Object> document = new java.util.LinkedHashMap<>();
         for (int i = 0; i < keysAndValues.length; i += 2) {
             document.put((String) keysAndValues[i], keysAndValues[i + 1]);
@@ -575,17 +575,17 @@ public abstract class DonorRepositoryContract {
 
     // ---- search (contract section 15)
 
-    private Donor named(ApplicationId creator, String firstName, String lastName, String email) {
+    protected Donor named(ApplicationId creator, String firstName, String lastName, String email) {
         return writes.insert(creator, DonorChanges.from(document("first_name", firstName, "last_name", lastName,
                 "email", email)).applyTo(DonorDetails.DEFAULTS), CREATED);
     }
 
-    private Donor organization(String name) {
+    protected Donor organization(String name) {
         return writes.insert(owner, DonorChanges.from(document("type", "organization", "organization_name", name))
                 .applyTo(DonorDetails.DEFAULTS), CREATED);
     }
 
-    private List<Long> searched(String q) {
+    protected List<Long> searched(String q) {
         return list(search(q, null), 0, 30).stream().map(Donor::id).toList();
     }
 
@@ -711,7 +711,7 @@ public abstract class DonorRepositoryContract {
     }
 
     /** The page, read both ways, which must agree. */
-    private List<Donor> list(DonorFilter filter, long offset, int count) {
+    protected List<Donor> list(DonorFilter filter, long offset, int count) {
         List<Donor> listed = donors.list(owner, filter, offset, count);
         assertEquals(listed, DonorDocuments.donors(donors.documents(owner, filter, offset, count)));
         return listed;
@@ -725,7 +725,7 @@ public abstract class DonorRepositoryContract {
 
     // ---- the sequence of changes
 
-    private static Donor donorOf(Changed changed) {
+    protected static Donor donorOf(Changed changed) {
         Donor donor = DonorDocuments.donor(changed.document());
         assertEquals(donor.id(), changed.position().donorId());
         return donor;

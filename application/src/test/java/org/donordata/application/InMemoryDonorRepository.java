@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -17,6 +18,7 @@ import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.IdempotencyKey;
 
 /**
@@ -70,6 +72,19 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     @Override
     public synchronized Optional<Donor> find(ApplicationId owner, long id) {
         return owned(owner).filter(donor -> donor.id() == id).findFirst();
+    }
+
+    // The keys each donor has now, compared in turn: what a store's index of them answers.
+    @Override
+    public synchronized List<Donor> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count) {
+        Comparator<Donor> mostShared = Comparator.comparingLong((Donor donor) -> -shared(donor, keys))
+                .thenComparingLong(Donor::id);
+        return owned(owner).filter(donor -> donor.id() != donorId && shared(donor, keys) > 0).sorted(mostShared)
+                .limit(count).toList();
+    }
+
+    private static long shared(Donor donor, Set<String> keys) {
+        return DuplicateKeys.of(donor.details()).stream().filter(keys::contains).count();
     }
 
     @Override
@@ -161,6 +176,14 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
                     && key.getValue().donorId() == stored.id());
             return store(new Donor(stored.id(), stored.erasedDetails(), stored.createdAt(), now,
                     stored.version() + 1, now));
+        }
+
+        @Override
+        public Donor mergeInto(Donor stored, long survivorId) {
+            keys.entrySet().removeIf(key -> key.getKey().owner().equals(owner)
+                    && key.getValue().donorId() == stored.id());
+            return store(new Donor(stored.id(), stored.erasedDetails(), stored.createdAt(), now,
+                    stored.version() + 1, null, survivorId));
         }
 
         private Donor store(Donor donor) {

@@ -1,7 +1,7 @@
 package org.donordata.application;
 
 /** The in-memory fake keeps the port's contract, so tests that use it test against real behaviour. */
-class InMemoryDonorRepositoryTest extends DonorRepositoryContract {
+class InMemoryDonorRepositoryTest extends DonorMergeContract {
 
     private long applications;
 

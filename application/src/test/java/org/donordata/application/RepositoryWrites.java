@@ -35,6 +35,10 @@ public record RepositoryWrites(DonorRepository donors) {
         return donors.write(owner, now, tx -> at(now).erase(tx, id, expected));
     }
 
+    public Donor merge(ApplicationId owner, long survivorId, long duplicateId, ExpectedVersion expected, Instant now) {
+        return donors.write(owner, now, tx -> at(now).merge(tx, survivorId, duplicateId, expected));
+    }
+
     /** The fingerprint must be the details' own: the use case computes it. */
     public KeyedCreate insertOnce(ApplicationId owner, IdempotencyKey key, DonorFingerprint fingerprint,
             DonorDetails details, Instant now, Duration keyLifetime) {

@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -33,6 +34,10 @@ import java.util.logging.Logger;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorType;
+import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchWords;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,6 +86,20 @@ class DonorCommandsTest {
         return run("import", "--application", String.valueOf(application), file.toString());
     }
 
+    /** The id of application 1's donor with this last name. */
+    private long idOf(String lastName) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(database.env().get("DONORS_DB_URL"),
+                database.env().get("DONORS_DB_USER"), null);
+                PreparedStatement query = connection.prepareStatement(
+                        "select id from donors where application_id = 1 and last_name = ?")) {
+            query.setString(1, lastName);
+            try (ResultSet found = query.executeQuery()) {
+                assertTrue(found.next(), lastName);
+                return found.getLong(1);
+            }
+        }
+    }
+
     private long count(long application) throws SQLException {
         try (Connection connection = DriverManager.getConnection(database.env().get("DONORS_DB_URL"),
                 database.env().get("DONORS_DB_USER"), null);
@@ -95,8 +114,8 @@ class DonorCommandsTest {
     }
 
     /**
-     * Every donor's stored search words (V9) are exactly the words of its names and email: the import writes them
-     * with each donor, as the API does.
+     * Every donor's stored entries (V9, V10) are exactly the words of its names and email and its duplicate keys: the
+     * import writes them with each donor, as the API does.
      */
     private void assertSearchWordsExact() throws SQLException {
         Map<Long, Set<String>> expected = new HashMap<>();
@@ -105,10 +124,19 @@ class DonorCommandsTest {
                 database.env().get("DONORS_DB_USER"), null);
                 Statement query = connection.createStatement()) {
             try (ResultSet donors = query.executeQuery(
-                    "select id, first_name, last_name, organization_name, email from donors")) {
+                    "select id, type, first_name, last_name, organization_name, email, phone, postal_code from donors")) {
                 while (donors.next()) {
-                    expected.put(donors.getLong(1), SearchWords.of(donors.getString(2), donors.getString(3),
-                            donors.getString(4), donors.getString(5)));
+                    Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
+                    values.put(DonorField.TYPE, DonorType.fromKey(donors.getString(2)).orElseThrow());
+                    List<DonorField> texts = List.of(DonorField.FIRST_NAME, DonorField.LAST_NAME,
+                            DonorField.ORGANIZATION_NAME, DonorField.EMAIL, DonorField.PHONE, DonorField.POSTAL_CODE);
+                    for (int i = 0; i < texts.size(); i++) {
+                        values.put(texts.get(i), donors.getString(i + 3));
+                    }
+                    DonorDetails details = DonorDetails.DEFAULTS.with(values);
+                    Set<String> entries = new HashSet<>(SearchWords.of(details));
+                    entries.addAll(DuplicateKeys.of(details));
+                    expected.put(donors.getLong(1), entries);
                 }
             }
             try (ResultSet words = query.executeQuery("select donor_id, word from donor_words")) {
@@ -119,6 +147,8 @@ class DonorCommandsTest {
         }
         expected.values().removeIf(Set::isEmpty);
         assertFalse(expected.isEmpty(), "the donors have words");
+        assertTrue(expected.values().stream().flatMap(Set::stream).anyMatch(entry -> entry.startsWith("~")),
+                "and duplicate keys");
         assertEquals(expected, stored);
     }
 
@@ -160,6 +190,39 @@ class DonorCommandsTest {
         assertEquals(5, count(1));
         assertEquals(0, count(2));
         assertSearchWordsExact();
+    }
+
+    /**
+     * Contract section 15: after an import, the donors it created that have likely duplicates among the application's
+     * donors, by the API's rule (DonorService.duplicates), with their lines; donors of another application are not
+     * candidates, and a donor it only modified is not reported.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void anImportReportsTheLikelyDuplicatesItBrought(String kind) throws Exception {
+        open(kind);
+        assertEquals(0, importInto(1, SAMPLE).exit());
+        assertEquals(0, importInto(2, SAMPLE).exit());
+        Path file = write("more.csv", """
+                first_name,last_name,email,phone,postal_code,external_id
+                Ada,King,ADA@example.org,,,
+                Augusta,Byron,,+44 (20) 7946-0000,,
+                Grace,Hopper,,,22201,crm-1002
+                Charles,Babbage,,,,
+                ADA,LOVELACE,,,sw1y 4jh,
+                """);
+
+        Result imported = run("import", "--application", "1", "--report-duplicates", file.toString());
+
+        assertEquals(0, imported.exit(), imported.err());
+        assertEquals(List.of(
+                "line 2: donor " + idOf("King") + " is likely the same as 1",
+                "line 3: donor " + idOf("Byron") + " is likely the same as 1",
+                "line 6: donor " + idOf("LOVELACE") + " is likely the same as 1",
+                "created 4, modified 1, refused 0; 3 created donors have likely duplicates"),
+                imported.out().strip().lines().toList());
+        Result plain = importInto(1, write("none.csv", "first_name,last_name\nNo,Duplicate\n"));
+        assertEquals("created 1, modified 0, refused 0", plain.out().strip(), "no report unless asked for");
     }
 
     @ParameterizedTest

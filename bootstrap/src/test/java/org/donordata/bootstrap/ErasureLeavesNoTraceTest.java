@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -19,8 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Contract section 11: after a donor is erased and the service stopped cleanly, nothing the service wrote holds the
- * donor's personal data: not the SQLite file, not its WAL, not the logs; on PostgreSQL, no table.
+ * Contract sections 11 and 15: after a donor is erased, or merged into another, and the service stopped cleanly,
+ * nothing the service wrote holds the donor's personal data, as given or as folded for search: not the SQLite file, not
+ * its WAL, not the logs; on PostgreSQL and MariaDB, no table.
  */
 class ErasureLeavesNoTraceTest {
 
@@ -34,11 +37,11 @@ class ErasureLeavesNoTraceTest {
         Path data = Files.createDirectories(directory.resolve("data"));
         Path log = directory.resolve("service.log");
         Map<String, String> env = env(TestDatabase.sqlite(data));
-        String name = "Zebediah" + UUID.randomUUID().toString().replace("-", "");
-        String email = name.toLowerCase() + "@erasure.example";
+        List<String> personal = personalData();
         try (ServiceProcess node = ServiceProcess.start(env, log)) {
             ApiClient client = new ApiClient(node.port());
-            long id = createAndErase(client, name, email);
+            long id = createAndErase(client, personal.get(0), personal.get(1));
+            createAndMerge(client, personal.get(3), personal.get(4));
             // Other donors come and go around it, so the erased one's pages are rewritten, not left alone.
             for (int i = 0; i < 50; i++) {
                 client.post("/api/v1/donors", KEY, "{\"first_name\": \"Other " + i + "\", \"last_name\": \"Donor\"}");
@@ -53,8 +56,9 @@ class ErasureLeavesNoTraceTest {
         assertTrue(written.stream().anyMatch(file -> file.getFileName().toString().equals("donors.db")), written::toString);
         for (Path file : written) {
             String content = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-            assertFalse(content.contains(name), name + " is still in " + file);
-            assertFalse(content.contains(email), email + " is still in " + file);
+            for (String kept : personal) {
+                assertFalse(content.contains(kept), kept + " is still in " + file);
+            }
         }
         assertTrue(Files.readString(log).contains("/erase 200"), "the access log records the erasure");
     }
@@ -63,10 +67,11 @@ class ErasureLeavesNoTraceTest {
     @ValueSource(strings = {"postgres", "mariadb"})
     void noTextColumnOfAnyTableHoldsAnErasedDonorsData(String server) throws Exception {
         TestDatabase database = server.equals("postgres") ? TestDatabase.postgres() : TestDatabase.mariadb();
-        String name = "Zebediah" + UUID.randomUUID().toString().replace("-", "");
-        String email = name.toLowerCase() + "@erasure.example";
+        List<String> personal = personalData();
         try (database; ServiceProcess node = ServiceProcess.start(env(database), directory.resolve("service.log"))) {
-            createAndErase(new ApiClient(node.port()), name, email);
+            ApiClient client = new ApiClient(node.port());
+            createAndErase(client, personal.get(0), personal.get(1));
+            createAndMerge(client, personal.get(3), personal.get(4));
             // Every text column of every table the catalogue lists: a table added later is searched too.
             try (StoredTables tables = new StoredTables(database)) {
                 Map<String, List<String>> columns = tables.textColumns();
@@ -74,9 +79,9 @@ class ErasureLeavesNoTraceTest {
                         columns::toString);
                 for (Map.Entry<String, List<String>> table : columns.entrySet()) {
                     for (String column : table.getValue()) {
-                        for (String personal : List.of(name, email)) {
-                            assertEquals(0, tables.rowsHolding(table.getKey(), column, personal),
-                                    table.getKey() + "." + column + " still holds the erased donor's data");
+                        for (String data : personal) {
+                            assertEquals(0, tables.rowsHolding(table.getKey(), column, data),
+                                    table.getKey() + "." + column + " still holds " + data);
                         }
                     }
                 }
@@ -84,12 +89,46 @@ class ErasureLeavesNoTraceTest {
         }
     }
 
-    private static long createAndErase(ApiClient client, String name, String email) {
+    /**
+     * An erased donor's name and email, then the same of a merged one, each name also folded as search stores it
+     * (lower case): unique to the test, so any copy found is one the service kept.
+     */
+    private static List<String> personalData() {
+        List<String> data = new ArrayList<>();
+        for (String who : List.of("Zebediah", "Zacharias")) {
+            String name = who + UUID.randomUUID().toString().replace("-", "");
+            data.addAll(List.of(name, name.toLowerCase(Locale.ROOT) + "@erasure.example", name.toLowerCase(Locale.ROOT)));
+        }
+        return data;
+    }
+
+    /**
+     * A donor with this name and email merged into one that has every field it has, so that the survivor takes none of
+     * its data (which would then rightly live on).
+     */
+    private static void createAndMerge(ApiClient client, String name, String email) {
+        long survivor = client.post("/api/v1/donors", KEY, "{\"first_name\": \"Kept\", \"last_name\": \"Survivor\","
+                + " \"email\": \"kept@example.org\", \"external_id\": \"kept-1\", \"notes\": \"kept\","
+                + " \"city\": \"Bergen\"}").body().getJsonNumber("data").longValue();
+        long duplicate = createdWithKey(client, name, email);
+        client.post("/api/v1/donors/" + duplicate, KEY, "{\"city\": \"" + name + "\"}");
+        ApiClient.Response merged = client.post("/api/v1/donors/" + survivor + "/merge", KEY,
+                "{\"duplicate\": " + duplicate + "}");
+        assertEquals(200, merged.status(), merged.body()::toString);
+        assertTrue(client.get("/api/v1/donors/" + duplicate, KEY).body().toString()
+                .contains("\"merged_into\":" + survivor));
+    }
+
+    private static long createdWithKey(ApiClient client, String name, String email) {
         ApiClient.Response created = client.postIdempotent("/api/v1/donors", KEY, "signup-" + name,
                 "{\"first_name\": \"" + name + "\", \"last_name\": \"" + name + "\", \"email\": \"" + email
                         + "\", \"external_id\": \"" + name + "\", \"notes\": \"" + email + "\"}");
         assertEquals(201, created.status(), created.body()::toString);
-        long id = created.body().getJsonNumber("data").longValue();
+        return created.body().getJsonNumber("data").longValue();
+    }
+
+    private static long createAndErase(ApiClient client, String name, String email) {
+        long id = createdWithKey(client, name, email);
         client.post("/api/v1/donors/" + id, KEY, "{\"city\": \"" + name + "\"}");
         assertEquals(200, client.post("/api/v1/donors/" + id + "/erase", KEY, "{}").status());
         return id;

@@ -61,6 +61,7 @@ final class HostileRequests {
         requests.stockReferenceFiles();
         requests.invisibleNames();
         requests.badSearches();
+        requests.badMerges();
         return List.copyOf(requests.corpus);
     }
 
@@ -250,6 +251,28 @@ final class HostileRequests {
                 "q=a&q=b", "q=a&q")) {
             get("search " + shorten(query), "/api/v1/donors?" + query);
         }
+    }
+
+    // Donor 1 is an individual, 2 an organization (HostileInputTest's setup): no body here may merge anything.
+    private void badMerges() {
+        for (String body : List.of("", "{}", "[]", "null", "3", "\"3\"", "{\"duplicate\":null}", "{\"duplicate\":\"3\"}",
+                "{\"duplicate\":3.5}", "{\"duplicate\":35e-1}", "{\"duplicate\":1e999999999}", "{\"duplicate\":-3}", "{\"duplicate\":0}",
+                "{\"duplicate\":1}", "{\"duplicate\":2}", "{\"duplicate\":999999}", "{\"duplicate\":" + "9".repeat(400) + "}",
+                "{\"duplicate\":[3]}", "{\"duplicate\":{\"id\":3}}", "{\"duplicate\":true}", "{\"duplicate\":3,}",
+                "{\"duplicate\":3,\"duplicate\":3}", "{\"duplicate\":3,\"notes\":\"x\"}", "{\"Duplicate\":3}",
+                "{\"duplicate\u0000\":3}", "{\"dup\u200blicate\":3}", "{\"duplicate\":3}" + " ".repeat(2_000_000),
+                "{\"duplicate\":3,\"" + "x".repeat(100_000) + "\":1}")) {
+            post("merge body " + shorten(body), "/api/v1/donors/1/merge", "application/json", utf8(body));
+        }
+        post("merge body as text/plain", "/api/v1/donors/1/merge", "text/plain", utf8("{\"duplicate\":3}"));
+        post("merge into an unknown donor", "/api/v1/donors/999999/merge", "application/json", utf8("{\"duplicate\":3}"));
+        post("merge of a donor into itself by another spelling", "/api/v1/donors/01/merge", "application/json",
+                utf8("{\"duplicate\":3}"));
+        raw("merge with a stale If-Match", request("POST", "/api/v1/donors/1/merge", "application/json",
+                utf8("{\"duplicate\":3}"), "If-Match: \"7\""), 412);
+        get("duplicates of an unknown donor", "/api/v1/donors/999999/duplicates");
+        get("duplicates with a path below", "/api/v1/donors/1/duplicates/2");
+        raw("POST on duplicates", request("POST", "/api/v1/donors/1/duplicates", "application/json", utf8("{}")));
     }
 
     // RFC 3339 years have four digits; Java's ISO parser also takes expanded years (+999999999, -000001).

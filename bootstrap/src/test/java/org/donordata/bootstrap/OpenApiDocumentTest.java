@@ -65,7 +65,8 @@ class OpenApiDocumentTest {
     void everyDocumentedOperationAnswersWithADocumentedStatusAndEveryOtherMethodIs405() {
         Map<String, Object> paths = map(document, "paths");
         assertEquals(Set.of("/", "/donors", "/donors/changes", "/donors/external/{external_id}", "/donors/{donor_id}",
-                "/donors/{donor_id}/erase", "/donors/{donor_id}/history"), paths.keySet());
+                "/donors/{donor_id}/erase", "/donors/{donor_id}/history", "/donors/{donor_id}/duplicates",
+                "/donors/{donor_id}/merge"), paths.keySet());
         for (Map.Entry<String, Object> path : new java.util.TreeMap<>(paths).entrySet()) {
             String url = "/api/v1" + path.getKey().replace("{donor_id}", String.valueOf(donorId))
                     .replace("{external_id}", "crm-openapi");

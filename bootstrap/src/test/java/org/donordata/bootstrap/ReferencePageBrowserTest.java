@@ -39,7 +39,7 @@ class ReferencePageBrowserTest {
             ExternalTool dom = chromium(List.of("--virtual-time-budget=20000", "--dump-dom", page));
             assertEquals(0, dom.exit(), dom.output());
             for (String operation : List.of("listDonors", "createDonor", "getDonor", "modifyDonor", "listChanges",
-                    "upsertDonorByExternalId", "eraseDonor", "describeService")) {
+                    "upsertDonorByExternalId", "eraseDonor", "describeService", "donorDuplicates", "mergeDonors")) {
                 assertTrue(dom.output().contains("operations-") && dom.output().contains(operation),
                         operation + " is not on the rendered page:\n" + dom.output());
             }

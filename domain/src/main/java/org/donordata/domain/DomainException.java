@@ -6,7 +6,8 @@ package org.donordata.domain;
  */
 public sealed abstract class DomainException extends RuntimeException
         permits InvalidInputException, DonorNotFoundException, DuplicateExternalIdException,
-        DonorVersionMismatchException, IdempotencyKeyReuseException, DonorErasedException {
+        DonorVersionMismatchException, IdempotencyKeyReuseException, DonorErasedException, DonorMergedException,
+        MergeRefusedException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

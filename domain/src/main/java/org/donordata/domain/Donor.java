@@ -9,7 +9,7 @@ import java.util.Map;
  * one stored (the HTTP adapter's ETag).
  */
 public record Donor(long id, DonorDetails details, Instant createdAt, Instant updatedAt, long version,
-        Instant erasedAt) {
+        Instant erasedAt, Long mergedInto) {
 
     /** The version of a donor that has never been changed. */
     public static final long FIRST_VERSION = 1;
@@ -26,17 +26,27 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
         }
     }
 
-    /** A donor that has not been erased. */
+    /** A donor that has not been erased nor merged. */
     public Donor(long id, DonorDetails details, Instant createdAt, Instant updatedAt, long version) {
-        this(id, details, createdAt, updatedAt, version, null);
+        this(id, details, createdAt, updatedAt, version, null, null);
+    }
+
+    /** A donor that has not been merged; erased at {@code erasedAt} unless that is null. */
+    public Donor(long id, DonorDetails details, Instant createdAt, Instant updatedAt, long version, Instant erasedAt) {
+        this(id, details, createdAt, updatedAt, version, erasedAt, null);
     }
 
     public boolean erased() {
         return erasedAt != null;
     }
 
+    /** Whether the donor was merged into another (contract section 15): {@link #mergedInto()} is that donor's id. */
+    public boolean merged() {
+        return mergedInto != null;
+    }
+
     /**
-     * This donor as erasure leaves it (contract section 11): its id, type and creation kept, every other field at its
+     * This donor as erasure (and a merge, for the duplicate) leaves it (contract section 11): its id, type and creation kept, every other field at its
      * default, which for personal data is none.
      */
     public DonorDetails erasedDetails() {
@@ -51,7 +61,7 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
     public static Donor of(Map<DonorField, ?> record, long version) {
         return new Donor((Long) record.get(DonorField.ID), DonorDetails.of(record),
                 (Instant) record.get(DonorField.CREATED_AT), (Instant) record.get(DonorField.UPDATED_AT), version,
-                (Instant) record.get(DonorField.ERASED_AT));
+                (Instant) record.get(DonorField.ERASED_AT), (Long) record.get(DonorField.MERGED_INTO));
     }
 
     /** The value of any field of the record, as {@link DonorField.Kind#valueType()} says. */
@@ -61,6 +71,7 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
             case CREATED_AT -> createdAt;
             case UPDATED_AT -> updatedAt;
             case ERASED_AT -> erasedAt;
+            case MERGED_INTO -> mergedInto;
             default -> details.get(field);
         };
     }

@@ -80,7 +80,7 @@ public final class DonorChanges {
                     problems.add(new Problem(field.key(), "must be a string or null"));
                 }
             }
-            case ID, TIMESTAMP -> throw new IllegalStateException("read-only fields are rejected before reading");
+            case ID, TIMESTAMP, REFERENCE -> throw new IllegalStateException("read-only fields are rejected before reading");
         }
     }
 

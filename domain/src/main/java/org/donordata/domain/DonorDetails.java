@@ -53,6 +53,24 @@ public final class DonorDetails {
         return new DonorDetails(merged);
     }
 
+    /**
+     * These details with what a merge takes from a duplicate's (contract section 15): each text field that is null here
+     * takes the other's value, and each flag is set when either is (consent errs to the safe side). The type is this
+     * one's.
+     */
+    public DonorDetails filledFrom(DonorDetails other) {
+        Map<DonorField, Object> filled = new EnumMap<>(values);
+        for (DonorField field : DonorField.writableFields()) {
+            Object value = values.get(field);
+            if (field.kind() == DonorField.Kind.FLAG) {
+                filled.put(field, (Boolean) value || (Boolean) other.values.get(field));
+            } else if (value == null) {
+                filled.put(field, other.values.get(field));
+            }
+        }
+        return new DonorDetails(filled);
+    }
+
     private static void requireValueOf(DonorField field, Object value) {
         if (!field.writable()) {
             throw new IllegalArgumentException(field.key() + " is not part of a donor's details");

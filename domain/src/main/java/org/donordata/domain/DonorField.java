@@ -32,12 +32,16 @@ public enum DonorField {
     CREATED_AT("created_at", Kind.TIMESTAMP),
     UPDATED_AT("updated_at", Kind.TIMESTAMP),
     /** When the donor was erased (contract section 11); null for every other donor. */
-    ERASED_AT("erased_at", Kind.TIMESTAMP);
+    ERASED_AT("erased_at", Kind.TIMESTAMP),
+    /** The donor a merged donor was merged into (contract section 15); null for every other donor. */
+    MERGED_INTO("merged_into", Kind.REFERENCE);
 
     /** What values a field takes, which decides how it is checked, stored and written. */
     public enum Kind {
         ID(Long.class), TYPE(DonorType.class), TEXT(String.class), EMAIL(String.class), COUNTRY(String.class),
-        FLAG(Boolean.class), TIMESTAMP(Instant.class);
+        FLAG(Boolean.class), TIMESTAMP(Instant.class),
+        /** Another donor's id, or null. */
+        REFERENCE(Long.class);
 
         private final Class<?> valueType;
 
@@ -91,9 +95,9 @@ public enum DonorField {
         return maxLength;
     }
 
-    /** Whether clients write this field; the others (id and timestamps) the store assigns. */
+    /** Whether clients write this field; the others (id, timestamps, merged_into) the service assigns. */
     public boolean writable() {
-        return kind != Kind.ID && kind != Kind.TIMESTAMP;
+        return kind != Kind.ID && kind != Kind.TIMESTAMP && kind != Kind.REFERENCE;
     }
 
     /** Whether a donor of this type must have a value for this field. */

@@ -7,7 +7,16 @@ package org.donordata.domain;
 public final class DonorNotFoundException extends DomainException {
 
     public DonorNotFoundException() {
-        super("No such donor exists: donor ids are positive whole numbers, and each application sees only its own"
-                + " donors.");
+        this("donor");
+    }
+
+    private DonorNotFoundException(String which) {
+        super("No such " + which + " exists: donor ids are positive whole numbers, and each application sees only its"
+                + " own donors.");
+    }
+
+    /** The duplicate a merge names does not exist (contract section 15). */
+    public static DonorNotFoundException duplicate() {
+        return new DonorNotFoundException("duplicate donor");
     }
 }

@@ -99,7 +99,7 @@ class DonorFingerprintTest {
             case EMAIL -> "other@example.org";
             case COUNTRY -> "FR";
             case TEXT -> EVERY_FIELD.get(field) + "!";
-            case ID, TIMESTAMP -> throw new IllegalArgumentException(field.key());
+            case ID, TIMESTAMP, REFERENCE -> throw new IllegalArgumentException(field.key());
         };
     }
 }

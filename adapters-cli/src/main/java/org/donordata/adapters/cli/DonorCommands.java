@@ -84,6 +84,11 @@ public final class DonorCommands {
         @Parameters(paramLabel = "FILE", description = "The file to import.")
         Path file;
 
+        @Option(names = "--report-duplicates", description = "After the import, list each donor it created that has"
+                + " likely duplicates among the application's donors (as GET /api/v1/donors/{id}/duplicates finds"
+                + " them): its line, its new id and the candidates' ids.")
+        boolean reportDuplicates;
+
         Import(DonorServices.Opener opener) {
             super(opener);
         }
@@ -94,12 +99,19 @@ public final class DonorCommands {
                 throw new IllegalArgumentException("No file " + file + " to import.");
             }
             DonorImport.Summary summary;
+            long withDuplicates = 0;
             try (DonorServices services = opener.open()) {
                 ApplicationId owner = owner(services);
-                summary = new DonorImport(services.donors(), err(), new Progress(err(), Progress.toTerminal()))
-                        .run(owner, file);
+                DonorImport donorImport = new DonorImport(services.donors(), err(),
+                        new Progress(err(), Progress.toTerminal()));
+                summary = donorImport.run(owner, file);
+                if (reportDuplicates) {
+                    withDuplicates = donorImport.reportDuplicates(owner, out(),
+                            new Progress(err(), Progress.toTerminal()));
+                }
             }
-            out().println(summary);
+            out().println(summary + (reportDuplicates ? "; " + withDuplicates + " created donors have likely"
+                    + " duplicates" : ""));
             return summary.clean() ? 0 : 1;
         }
     }

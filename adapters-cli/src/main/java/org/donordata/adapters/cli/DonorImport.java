@@ -6,16 +6,22 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
+import org.donordata.application.Duplicate;
+import org.donordata.application.KeyedCreate;
+import org.donordata.application.Upserted;
 import org.donordata.domain.DomainException;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorField;
@@ -50,7 +56,7 @@ final class DonorImport {
             return "created " + created + ", modified " + modified + ", refused " + refused
                     + (repeated > 0 ? "; " + repeated + " already stored (by an earlier import, or an identical row"
                             + " above)" : "")
-                    + (erasedSkipped > 0 ? "; " + erasedSkipped + " erased donors passed over" : "");
+                    + (erasedSkipped > 0 ? "; " + erasedSkipped + " erased or merged donors passed over" : "");
         }
     }
 
@@ -102,7 +108,7 @@ final class DonorImport {
                 tally.of(Outcome.ERASED), tally.refused, stopped);
     }
 
-    private record InFlight(long line, Future<Outcome> outcome) {
+    private record InFlight(long line, Future<Imported> outcome) {
     }
 
     /** What the rows did so far; a refused row is reported as it is counted. */
@@ -113,7 +119,11 @@ final class DonorImport {
 
         void add(InFlight row) throws InterruptedException {
             try {
-                counts[row.outcome().get().ordinal()]++;
+                Imported imported = row.outcome().get();
+                counts[imported.outcome().ordinal()]++;
+                if (imported.outcome() == Outcome.CREATED) {
+                    remember(row.line(), imported.donorId());
+                }
             } catch (ExecutionException failed) {
                 refused++;
                 refusals.println("line " + row.line() + ": " + reason(failed.getCause()));
@@ -125,20 +135,64 @@ final class DonorImport {
         }
     }
 
-    private Outcome importRow(ApplicationId owner, ImportRow row) {
+    /** What a row did, and to which donor (0 for none). */
+    private record Imported(Outcome outcome, long donorId) {
+    }
+
+    private Imported importRow(ApplicationId owner, ImportRow row) {
         if (row.unreadable() != null) {
             throw new IllegalArgumentException("the line " + row.unreadable());
         }
         if (row.erased()) {
-            return Outcome.ERASED;
+            return new Imported(Outcome.ERASED, 0);
         }
         DonorChanges fields = DonorChanges.from(row.document());
         Object externalId = row.document().get(DonorField.EXTERNAL_ID.key());
         if (externalId instanceof String id && !id.isBlank()) {
-            return donors.upsert(owner, IMPORTER, id.strip(), fields, ExpectedVersion.ANY, Optional.empty()).created()
-                    ? Outcome.CREATED : Outcome.MODIFIED;
+            Upserted upserted = donors.upsert(owner, IMPORTER, id.strip(), fields, ExpectedVersion.ANY,
+                    Optional.empty());
+            return new Imported(upserted.created() ? Outcome.CREATED : Outcome.MODIFIED, upserted.donor().id());
         }
-        return donors.createOncePerContent(owner, IMPORTER, fields).repeated() ? Outcome.REPEATED : Outcome.CREATED;
+        KeyedCreate created = donors.createOncePerContent(owner, IMPORTER, fields);
+        return new Imported(created.repeated() ? Outcome.REPEATED : Outcome.CREATED, created.donorId());
+    }
+
+    /**
+     * Writes, for each donor this import created, in line order, the likely duplicates it has among the application's
+     * donors now (DonorService.duplicates: the API's rule), one line each: the file's line, the new donor's id and the
+     * candidates' ids. Donors without any are not listed.
+     *
+     * @return how many donors have likely duplicates
+     */
+    long reportDuplicates(ApplicationId owner, PrintWriter out, Progress progress) {
+        long withDuplicates = 0;
+        progress.start(createdCount);
+        for (int i = 0; i < createdCount; i++) {
+            List<Duplicate> duplicates = donors.duplicates(owner, createdIds[i]);
+            if (!duplicates.isEmpty()) {
+                withDuplicates++;
+                out.println("line " + createdLines[i] + ": donor " + createdIds[i] + " is likely the same as "
+                        + duplicates.stream().map(duplicate -> String.valueOf(duplicate.donor().id()))
+                                .collect(Collectors.joining(", ")));
+            }
+            progress.done(1, i + 1);
+        }
+        progress.finish();
+        return withDuplicates;
+    }
+
+    // The donors created, by line, for the report: two arrays rather than objects, since an import may create millions.
+    private long[] createdLines = new long[1024];
+    private long[] createdIds = new long[1024];
+    private int createdCount;
+
+    private void remember(long line, long donorId) {
+        if (createdCount == createdIds.length) {
+            createdLines = Arrays.copyOf(createdLines, createdCount * 2);
+            createdIds = Arrays.copyOf(createdIds, createdCount * 2);
+        }
+        createdLines[createdCount] = line;
+        createdIds[createdCount++] = donorId;
     }
 
     /** The core's own words for what it refused; anything else (the database gone) is no row's fault: it stops. */

@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * One donor of an import file: the line it starts on, its fields as a client's document (as the HTTP adapter hands
  * them to the core: String, Boolean, null, or a value the core reports as the wrong type), and whether the file says
- * it was erased (an export's erased_at), which the import skips.
+ * it was erased or merged (an export's erased_at or merged_into), which the import skips.
  *
  * @param unreadable why the line could not be read as a donor at all; null when it could
  */

@@ -27,7 +27,8 @@ import org.donordata.domain.DonorField;
 /**
  * The donors of an import file, one at a time: CSV with a header of field names (RFC 4180 quoting, line breaks in
  * quoted values, CRLF), or NDJSON, one JSON object a line. Columns or keys an export writes but a client never sends
- * (id, created_at, updated_at, erased_at) are passed over, so that an export imports as it is.
+ * (id, created_at, updated_at, erased_at, merged_into) are passed over, so that an export imports as it is; a row
+ * with erased_at or merged_into set stands for a donor whose data is gone, which the import skips.
  */
 abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv, ImportRows.Ndjson {
 
@@ -55,7 +56,12 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                 + e.getMessage() + "); nothing from there on was read.");
     }
 
-    /** An export's erased_at, when set: the row stands for an erased donor. */
+    /** Whether the member says, when set, that the row's donor is gone: erased_at, merged_into. */
+    private static boolean gone(String name) {
+        return name.equals(DonorField.ERASED_AT.key()) || name.equals(DonorField.MERGED_INTO.key());
+    }
+
+    /** An export's erased_at or merged_into, when set: the row stands for an erased or merged donor. */
     static boolean erased(Object erasedAt) {
         return erasedAt instanceof String text ? !text.isBlank() : erasedAt != null && erasedAt != JsonValue.NULL;
     }
@@ -113,8 +119,8 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                 for (int i = 0; i < header.size(); i++) {
                     String name = header.get(i);
                     String value = SpreadsheetCells.restored(i < record.size() ? record.get(i) : "");
-                    if (name.equals(DonorField.ERASED_AT.key())) {
-                        erased = erased(value);
+                    if (gone(name)) {
+                        erased |= erased(value);
                     } else if (!exportOnly(name)) {
                         cell(DonorField.fromKey(name).orElseThrow(), value, document);
                     }
@@ -194,8 +200,8 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                     return Optional.of(ImportRow.unreadable(line, "is not one JSON object without repeated keys"));
                 }
                 for (Map.Entry<String, JsonValue> member : object.entrySet()) {
-                    if (member.getKey().equals(DonorField.ERASED_AT.key())) {
-                        erased = erased(member.getValue());
+                    if (gone(member.getKey())) {
+                        erased |= erased(member.getValue());
                     } else if (!exportOnly(member.getKey())) {
                         document.put(member.getKey(), plain(member.getValue()));
                     }

@@ -11,8 +11,10 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import org.donordata.application.ApiKey;
 import org.donordata.application.Caller;
 import org.donordata.application.DonorDocument;
+import org.donordata.application.Duplicate;
 import org.donordata.application.Scope;
 import org.donordata.domain.Donor;
+import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
 
@@ -73,11 +75,31 @@ final class DonorJson {
 
     private static void donor(JsonGenerator json, Donor donor) throws IOException {
         json.writeStartObject();
+        fields(json, donor);
+        json.writeEndObject();
+    }
+
+    private static void fields(JsonGenerator json, Donor donor) throws IOException {
         for (int i = 0; i < FIELDS.length; i++) {
             json.writeFieldName(KEYS[i]);
             value(json, donor.get(FIELDS[i]));
         }
-        json.writeEndObject();
+    }
+
+    /** Likely duplicates (contract section 15): each donor with one more member, {@code matched}, its reasons. */
+    static void duplicates(JsonGenerator json, List<Duplicate> duplicates) throws IOException {
+        json.writeStartArray();
+        for (Duplicate duplicate : duplicates) {
+            json.writeStartObject();
+            fields(json, duplicate.donor());
+            json.writeArrayFieldStart("matched");
+            for (DuplicateKeys.Reason reason : duplicate.matched()) {
+                json.writeString(reason.key());
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        json.writeEndArray();
     }
 
     private static void value(JsonGenerator json, Object value) throws IOException {

@@ -21,6 +21,7 @@ import org.donordata.application.Caller;
 import org.donordata.application.ChangesPage;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorService;
+import org.donordata.application.Duplicate;
 import org.donordata.application.KeyedCreate;
 import org.donordata.application.Scope;
 import org.donordata.application.TrailService;
@@ -67,6 +68,8 @@ final class DonorRoutes {
         resource(routing, DONORS + "/{id}", needs(Scope.DONORS_READ, this::get), needs(Scope.DONORS_WRITE, this::modify));
         resource(routing, DONORS + "/{id}/history", needs(Scope.DONORS_READ, this::history), null);
         resource(routing, DONORS + "/{id}/erase", null, needs(Scope.DONORS_ERASE, this::erase));
+        resource(routing, DONORS + "/{id}/duplicates", needs(Scope.DONORS_READ, this::duplicates), null);
+        resource(routing, DONORS + "/{id}/merge", null, needs(Scope.DONORS_WRITE, this::merge));
     }
 
     /** Every route registered, with what it needs. */
@@ -181,6 +184,20 @@ final class DonorRoutes {
                 EntityTags.expected(req));
         res.header(HeaderNames.ETAG, EntityTags.of(donor.version()));
         Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
+    }
+
+    private void duplicates(ServerRequest req, ServerResponse res, Caller caller) {
+        List<Duplicate> duplicates = donors.duplicates(caller.application().id(), RequestParameters.donorId(req));
+        Envelope.ok(req, res, Status.OK_200, json -> DonorJson.duplicates(json, duplicates));
+    }
+
+    // The ETag is the survivor's, the donor the request names and If-Match applies to.
+    private void merge(ServerRequest req, ServerResponse res, Caller caller) {
+        long duplicate = RequestParameters.duplicateToMerge(JsonBody.read(req));
+        Donor survivor = donors.merge(caller.application().id(), actor(req, caller), RequestParameters.donorId(req),
+                duplicate, EntityTags.expected(req));
+        res.header(HeaderNames.ETAG, EntityTags.of(survivor.version()));
+        Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(survivor.id()));
     }
 
     private void history(ServerRequest req, ServerResponse res, Caller caller) {

@@ -17,11 +17,13 @@ import org.donordata.application.ServiceBusyException;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.domain.DomainException;
 import org.donordata.domain.DonorErasedException;
+import org.donordata.domain.DonorMergedException;
 import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.DonorVersionMismatchException;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.IdempotencyKeyReuseException;
 import org.donordata.domain.InvalidInputException;
+import org.donordata.domain.MergeRefusedException;
 
 /**
  * The one place where errors become statuses and envelopes: errors thrown while routing, and the errors the
@@ -72,6 +74,8 @@ final class ErrorMapping {
             case DonorVersionMismatchException stale -> Status.PRECONDITION_FAILED_412;
             case IdempotencyKeyReuseException reused -> Status.UNPROCESSABLE_CONTENT_422;
             case DonorErasedException erased -> Status.CONFLICT_409;
+            case DonorMergedException merged -> Status.CONFLICT_409;
+            case MergeRefusedException refused -> Status.CONFLICT_409;
         };
     }
 

@@ -1,5 +1,6 @@
 package org.donordata.adapters.http;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -11,6 +12,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -18,6 +20,7 @@ import java.util.regex.Pattern;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
+import jakarta.json.JsonNumber;
 import org.donordata.application.ApplicationService;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
@@ -74,6 +77,45 @@ final class RequestParameters {
         }
         return value;
     }
+
+    /**
+     * The duplicate a merge's body names (contract section 15): a JSON object with one member, {@code duplicate}, a
+     * donor id.
+     *
+     * @throws InvalidInputException naming {@code duplicate} when it is missing or no donor id, and every other member
+     */
+    static long duplicateToMerge(Map<String, Object> body) {
+        List<Problem> problems = new ArrayList<>();
+        Object duplicate = body.get(DUPLICATE);
+        long id = 0;
+        if (duplicate == null) {
+            problems.add(new Problem(DUPLICATE, body.containsKey(DUPLICATE) ? "must be a donor id, not null"
+                    : "is required: the id of the donor to merge into this one"));
+        } else if (duplicate instanceof JsonNumber number && isDonorId(number.bigDecimalValue())) {
+            id = number.bigDecimalValue().longValueExact();
+        } else {
+            problems.add(new Problem(DUPLICATE, "must be a donor id (a positive whole number)"));
+        }
+        body.keySet().stream().filter(name -> !name.equals(DUPLICATE))
+                .forEach(name -> problems.add(new Problem(Problem.quoted(name), "is not a member of a merge; it takes only \"duplicate\"")));
+        if (!problems.isEmpty()) {
+            throw new InvalidInputException(problems);
+        }
+        return id;
+    }
+
+    private static final String DUPLICATE = "duplicate";
+
+    /**
+     * A positive whole number up to the largest id, however written ({@code 3}, {@code 3.0}, {@code 3e0}: one number
+     * to JSON, and an integer to JSON Schema). Compared before anything is scaled, so that {@code 1e999999999} costs
+     * nothing.
+     */
+    private static boolean isDonorId(BigDecimal value) {
+        return value.signum() > 0 && value.compareTo(LARGEST_ID) <= 0 && value.stripTrailingZeros().scale() <= 0;
+    }
+
+    private static final BigDecimal LARGEST_ID = BigDecimal.valueOf(Long.MAX_VALUE);
 
     /** What a list of donors was asked for, and its filters as its links repeat them ("" for none). */
     record ListQuery(PageRequest page, DonorFilter filter, String filters) {

@@ -36,17 +36,19 @@ class ScopesTest extends RoutingTestBase {
 
     @Test
     void everyRouteNeedsTheScopeTheContractGivesIt() {
-        Map<String, Optional<Scope>> expected = Map.of(
-                "GET /api/v1", Optional.empty(),
-                "GET /api/v1/", Optional.empty(),
-                "GET /api/v1/donors", Optional.of(Scope.DONORS_READ),
-                "POST /api/v1/donors", Optional.of(Scope.DONORS_WRITE),
-                "GET /api/v1/donors/changes", Optional.of(Scope.DONORS_READ),
-                "POST /api/v1/donors/external/{externalId}", Optional.of(Scope.DONORS_WRITE),
-                "GET /api/v1/donors/{id}", Optional.of(Scope.DONORS_READ),
-                "POST /api/v1/donors/{id}", Optional.of(Scope.DONORS_WRITE),
-                "GET /api/v1/donors/{id}/history", Optional.of(Scope.DONORS_READ),
-                "POST /api/v1/donors/{id}/erase", Optional.of(Scope.DONORS_ERASE));
+        Map<String, Optional<Scope>> expected = Map.ofEntries(
+                Map.entry("GET /api/v1", Optional.empty()),
+                Map.entry("GET /api/v1/", Optional.empty()),
+                Map.entry("GET /api/v1/donors", Optional.of(Scope.DONORS_READ)),
+                Map.entry("POST /api/v1/donors", Optional.of(Scope.DONORS_WRITE)),
+                Map.entry("GET /api/v1/donors/changes", Optional.of(Scope.DONORS_READ)),
+                Map.entry("POST /api/v1/donors/external/{externalId}", Optional.of(Scope.DONORS_WRITE)),
+                Map.entry("GET /api/v1/donors/{id}", Optional.of(Scope.DONORS_READ)),
+                Map.entry("POST /api/v1/donors/{id}", Optional.of(Scope.DONORS_WRITE)),
+                Map.entry("GET /api/v1/donors/{id}/history", Optional.of(Scope.DONORS_READ)),
+                Map.entry("POST /api/v1/donors/{id}/erase", Optional.of(Scope.DONORS_ERASE)),
+                Map.entry("GET /api/v1/donors/{id}/duplicates", Optional.of(Scope.DONORS_READ)),
+                Map.entry("POST /api/v1/donors/{id}/merge", Optional.of(Scope.DONORS_WRITE)));
         List<Access.Registered> routes = API.routes();
 
         assertEquals(expected.size(), routes.size(), routes::toString);

@@ -31,7 +31,7 @@ import org.donordata.adapters.sql.applications.JooqApplicationRepository;
 import org.donordata.adapters.sql.trail.SqlAuditTrail;
 import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.FoldStoredEmails;
-import org.donordata.adapters.sql.donors.IndexSearchWords;
+import org.donordata.adapters.sql.donors.IndexStoredDonors;
 import org.donordata.adapters.sql.donors.SqlDonorRepository;
 import org.donordata.application.ApplicationRepository;
 import org.donordata.application.AuditTrail;
@@ -135,7 +135,8 @@ public final class SqlDatabase implements AutoCloseable {
     static FluentConfiguration migrations(DatabaseKind kind) {
         return Flyway.configure()
                 .locations(kind.migrations())
-                .javaMigrations(new FoldStoredEmails(), new IndexSearchWords())
+                .javaMigrations(new FoldStoredEmails(), new IndexStoredDonors.IndexSearchWords(),
+                        new IndexStoredDonors.IndexDuplicateKeys())
                 .failOnMissingLocations(true);
     }
 

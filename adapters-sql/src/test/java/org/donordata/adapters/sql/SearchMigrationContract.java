@@ -6,13 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 import org.donordata.application.ApplicationId;
+import org.donordata.application.DonorService;
+import org.donordata.application.Duplicate;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorFilter;
+import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchQuery;
 import org.flywaydb.core.api.MigrationVersion;
 import org.jooq.CloseableDSLContext;
@@ -20,8 +24,9 @@ import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
- * Migrations V9 and 9.1 (contract section 15) on an installation of schema version 8: the donors stored before are
- * found by search as the ones stored after are, folded by the service's rule; erased ones are not.
+ * Migrations V9, 9.1, V10 and 10.1 (contract section 15) on an installation of schema version 8: the donors stored
+ * before are found by search, and as duplicates, as the ones stored after are, folded by the service's rule; erased ones
+ * are not.
  */
 abstract class SearchMigrationContract extends DatabaseTestBase {
 
@@ -45,6 +50,7 @@ abstract class SearchMigrationContract extends DatabaseTestBase {
                             .set(DONORS.FIRST_NAME, erased ? null : i == 1_203 ? "Jürgen" : "Person")
                             .set(DONORS.LAST_NAME, erased ? null : i == 1_203 ? "Müller" : "Number" + i)
                             .set(DONORS.EMAIL, erased ? null : "p" + i + "@Straße.example")
+                            .set(DONORS.PHONE, erased ? null : String.format("555-%04d", i % 600))
                             .set(DONORS.EMAIL_OPT_OUT, false).set(DONORS.DO_NOT_CONTACT, false)
                             .set(DONORS.CREATED_AT, DonorRepositoryTestBase.CREATED)
                             .set(DONORS.UPDATED_AT, DonorRepositoryTestBase.CREATED)
@@ -61,6 +67,11 @@ abstract class SearchMigrationContract extends DatabaseTestBase {
                 assertEquals(1_204, migrated.donors().list(application, search("strasse"), 0, 1_000).size()
                         + migrated.donors().list(application, search("strasse"), 1_000, 1_000).size(),
                         "every donor but the erased one");
+                List<Duplicate> duplicates = new DonorService(migrated.donors(), Clock.systemUTC())
+                        .duplicates(application, ids.getFirst());
+                assertEquals(List.of(ids.get(600), ids.get(1_200)),
+                        duplicates.stream().map(duplicate -> duplicate.donor().id()).toList());
+                assertEquals(List.of(DuplicateKeys.Reason.PHONE), duplicates.getFirst().matched());
             }
         }
     }

@@ -4,14 +4,14 @@ import java.nio.file.Path;
 
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
-import org.donordata.application.DonorRepositoryContract;
+import org.donordata.application.DonorMergeContract;
 import org.donordata.application.KeyHash;
 import org.donordata.application.TestApplications;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The donor port's contract on a fresh database of the subclass's kind; a second node is a second SqlDatabase. */
-abstract class SqlDonorRepositoryContract extends DonorRepositoryContract {
+abstract class SqlDonorRepositoryContract extends DonorMergeContract {
 
     @TempDir
     Path temporaryDirectory;

@@ -167,6 +167,10 @@ public final class DonorColumns {
             case TEXT, EMAIL, COUNTRY -> kind.text(row, column);
             case FLAG -> row.getBoolean(column);
             case TIMESTAMP -> kind.instant(row, column);
+            case REFERENCE -> {
+                long id = row.getLong(column);
+                yield row.wasNull() ? null : id;
+            }
         };
     }
 }

@@ -30,6 +30,7 @@ import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
+import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchQuery;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -53,16 +54,18 @@ import org.jooq.impl.DSL;
  * @param documents the reads that hand donors on, as documents
  * @param changes a page of the sync feed, as documents
  * @param insert a new donor (its id is the generated key)
- * @param update a donor's new details, timestamp, version, change number, and when it was erased (null)
+ * @param update a donor's new details, timestamp, version, change number, when it was erased and what it was merged
+ *        into (each null unless it was)
  * @param trail a record of a change
  * @param words a donor's search words
  * @param wordCount how many words of an owner's donors a search term begins, up to a limit (SearchPlan)
+ * @param sharingKeys the donors that share the most of some duplicate keys with a donor, as rows
  */
 public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate,
         DonorColumns.Documents documentColumns, Reading documents,
         Statement insert, Statement update, Statement changes, Statement findByExternalIdForUpdate,
         IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail, DonorWords words,
-        Statement wordCount) {
+        Statement wordCount, Statement sharingKeys) {
 
     /**
      * The reads of one selection: a donor by id, a page in id order, a filtered page, and a searched page (rendered when
@@ -111,6 +114,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     public static final Param<Long> CHANGE = DSL.param("p_change", Long.class);
     static final Param<String> EXTERNAL_ID = DSL.param("p_external_id", String.class);
     static final Param<Instant> ERASED = DSL.param("p_erased", DONORS.ERASED_AT.getType());
+    static final Param<Long> MERGED = DSL.param("p_merged", Long.class);
     private static final Param<String> FILTER_EMAIL = DSL.param("p_filter_email", String.class);
     private static final Param<String> FILTER_EXTERNAL_ID = DSL.param("p_filter_external_id", String.class);
     private static final Param<String> FILTER_TYPE = DSL.param("p_filter_type", String.class);
@@ -119,6 +123,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     /** A search term's range of words: from the term up to the term followed by {@link #AFTER_EVERY_LETTER}. */
     private static final List<Param<String>> TERM_FROM = termParameters("p_term_from_");
     private static final List<Param<String>> TERM_TO = termParameters("p_term_to_");
+    private static final List<Param<String>> DUPLICATE_KEYS = IntStream.range(0, DuplicateKeys.Reason.values().length)
+            .mapToObj(i -> DSL.param("p_duplicate_key_" + i, String.class)).toList();
     private static final Param<Integer> WORD_COUNT_LIMIT = DSL.param("p_word_count_limit", Integer.class);
     /** U+10FFFF, which is no letter or digit and sorts after every one in each database's order of words (V9). */
     private static final String AFTER_EVERY_LETTER = "\uDBFF\uDFFF";
@@ -157,7 +163,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 Statement.render(renderer, changes(kind, documents)),
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)),
                 IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind),
-                DonorWords.of(kind), Statement.render(renderer, wordCountQuery()));
+                DonorWords.of(kind), Statement.render(renderer, wordCountQuery()),
+                Statement.render(renderer, sharingKeysQuery()));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {
@@ -212,6 +219,38 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         return DSL.selectCount().from(DSL.selectOne().from(DONOR_WORDS)
                 .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), inRange(0))
                 .limit(WORD_COUNT_LIMIT).asTable("counted"));
+    }
+
+    /**
+     * The owner's donors, but one, that have the most of some duplicate keys, then in id order: the keys' entries are
+     * ranges of the words' lookup index (V9), counted per donor, and only the donors kept are read.
+     */
+    private static Select<?> sharingKeysQuery() {
+        Field<Integer> shared = DSL.count().as("shared");
+        Table<?> candidates = DSL.select(DONOR_WORDS.DONOR_ID, shared).from(DONOR_WORDS)
+                .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.in(DUPLICATE_KEYS),
+                        DONOR_WORDS.DONOR_ID.ne(ID))
+                .groupBy(DONOR_WORDS.DONOR_ID)
+                .orderBy(DSL.count().desc(), DONOR_WORDS.DONOR_ID)
+                .limit(COUNT).asTable("candidates");
+        return DSL.select(DonorColumns.SELECTED)
+                .from(candidates.join(DONORS).on(DONORS.ID.eq(candidates.field(DONOR_WORDS.DONOR_ID))))
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION))
+                .orderBy(candidates.field(shared.getName()).desc(), DONORS.ID);
+    }
+
+    /** What {@link #sharingKeys} reads: the owner's donors, but {@code id}, that have any of these keys. */
+    Bindings sharingKeysBindings(ApplicationId owner, long id, Set<String> keys, int count) {
+        if (keys.size() > DUPLICATE_KEYS.size()) {
+            throw new IllegalArgumentException("a donor has at most " + DUPLICATE_KEYS.size() + " duplicate keys");
+        }
+        Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(ID, id).set(COUNT, count);
+        List<String> given = List.copyOf(keys);
+        for (int i = 0; i < DUPLICATE_KEYS.size(); i++) {
+            // A null matches no entry.
+            bindings.set(DUPLICATE_KEYS.get(i), i < given.size() ? given.get(i) : null);
+        }
+        return bindings;
     }
 
     private static Condition inRange(int term) {
@@ -277,6 +316,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         values.put(DONORS.VERSION, VERSION);
         values.put(DonorColumns.FOLDED_EMAIL, DonorColumns.FOLDED_EMAIL_PARAMETER);
         values.put(DONORS.ERASED_AT, ERASED);
+        values.put(DONORS.MERGED_INTO, MERGED);
         values.put(DONORS.CHANGE_SEQ, kind.changeNumber());
         return DSL.update(DONORS).set(values)
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION), DONORS.ID.eq(ID));

@@ -87,7 +87,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
     @Override
     public Donor update(Donor stored, DonorDetails after) {
         try {
-            return update(stored, after, null);
+            return update(stored, after, null, null);
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, after);
         }
@@ -96,9 +96,20 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
     /** Also deletes the records of the keys of creates that stored the donor: they name its data. */
     @Override
     public Donor erase(Donor stored) {
+        forgetKeysOf(stored);
+        return update(stored, stored.erasedDetails(), now, null);
+    }
+
+    /** As {@link #erase}, with the survivor's id recorded instead of the instant. */
+    @Override
+    public Donor mergeInto(Donor stored, long survivorId) {
+        forgetKeysOf(stored);
+        return update(stored, stored.erasedDetails(), null, survivorId);
+    }
+
+    private void forgetKeysOf(Donor stored) {
         tx.deleteFrom(IDEMPOTENCY_KEYS).where(IDEMPOTENCY_KEYS.APPLICATION_ID.eq(owner.value()),
                 IDEMPOTENCY_KEYS.DONOR_ID.eq(stored.id())).execute();
-        return update(stored, stored.erasedDetails(), now);
     }
 
     @Override
@@ -117,7 +128,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 change.fields().stream().map(DonorField::key).toList(), change.actor(), change.version(), now);
     }
 
-    private Donor update(Donor stored, DonorDetails after, Instant erasedAt) {
+    private Donor update(Donor stored, DonorDetails after, Instant erasedAt, Long mergedInto) {
         long version = stored.version() + 1;
         DatabaseKind kind = queries.kind();
         queries.update().execute(tx, DonorColumns.set(new Bindings(kind), after)
@@ -126,9 +137,10 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 .set(DonorQueries.UPDATED, now)
                 .set(DonorQueries.VERSION, version)
                 .set(DonorQueries.ERASED, erasedAt)
+                .set(DonorQueries.MERGED, mergedInto)
                 .set(DonorQueries.CHANGE, kind.drawChange(tx)));
         queries.words().replace(tx, owner, stored.id(), stored.details(), after);
-        return new Donor(stored.id(), after, stored.createdAt(), now, version, erasedAt);
+        return new Donor(stored.id(), after, stored.createdAt(), now, version, erasedAt, mergedInto);
     }
 
     /** The owner's donor a query of {@link DonorQueries} finds by one more parameter, within the transaction. */

@@ -4,16 +4,24 @@ import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.DONOR_WORDS;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorType;
+import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchWords;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -24,8 +32,8 @@ import org.jooq.Row3;
 import org.jooq.impl.DSL;
 
 /**
- * A donor's search words in {@code donor_words} (V9), kept in the transaction that changes the donor: only the words
- * that came or went are written. Several words go in one statement (the one writer of SQLite pays per statement), up to
+ * A donor's entries in {@code donor_words} (V9): its search words and its duplicate keys (V10), kept in the transaction
+ * that changes the donor: only the entries that came or went are written. Several words go in one statement (the one writer of SQLite pays per statement), up to
  * {@value #WORDS_PER_STATEMENT}, so that a connection keeps at most that many statements of each kind prepared.
  */
 public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statement> deletes) {
@@ -57,12 +65,23 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
         return new DonorWords(kind, List.copyOf(inserts), List.copyOf(deletes));
     }
 
-    /** Stores a changed donor's words: only those that came or went, nothing when no searched field changed. */
+    /** The fields a donor's entries are made of. */
+    private static final Set<DonorField> FIELDS = Stream.concat(SearchWords.FIELDS.stream(),
+            DuplicateKeys.FIELDS.stream()).collect(Collectors.toUnmodifiableSet());
+
+    /** A donor's entries: its search words, then its duplicate keys. */
+    static Set<String> entries(DonorDetails details) {
+        Set<String> entries = new LinkedHashSet<>(SearchWords.of(details));
+        entries.addAll(DuplicateKeys.of(details));
+        return entries;
+    }
+
+    /** Stores a changed donor's entries: only those that came or went, nothing when none of their fields changed. */
     void replace(DSLContext tx, ApplicationId owner, long donorId, DonorDetails before, DonorDetails after) {
-        if (SearchWords.FIELDS.stream().allMatch(field -> Objects.equals(before.text(field), after.text(field)))) {
+        if (FIELDS.stream().allMatch(field -> Objects.equals(before.get(field), after.get(field)))) {
             return;
         }
-        replace(tx, owner, donorId, SearchWords.of(before), SearchWords.of(after));
+        replace(tx, owner, donorId, entries(before), entries(after));
     }
 
     private void replace(DSLContext tx, ApplicationId owner, long donorId, Set<String> before, Set<String> after) {
@@ -72,22 +91,25 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
         run(tx, inserts, owner, donorId, come);
     }
 
-    /** Stores a new donor's words. */
+    /** Stores a new donor's entries. */
     void add(DSLContext tx, ApplicationId owner, long donorId, DonorDetails details) {
-        run(tx, inserts, owner, donorId, List.copyOf(SearchWords.of(details)));
+        run(tx, inserts, owner, donorId, List.copyOf(entries(details)));
     }
 
     /**
-     * Stores the words of donors written as rows, not by the service's writes (DatabaseCopy's batches): read from the
-     * rows' own columns, so the words are exactly those the service would have stored.
+     * Stores the entries of donors written as rows, not by the service's writes (DatabaseCopy's batches): read from the
+     * rows' own columns, so the entries are exactly those the service would have stored.
      */
     public static void addForRows(DSLContext tx, List<? extends Record> donors) {
         List<Row3<Long, String, Long>> rows = new ArrayList<>();
         for (Record donor : donors) {
-            String[] texts = SearchWords.FIELDS.stream()
-                    .map(field -> (String) donor.get(DonorColumns.column(field))).toArray(String[]::new);
-            for (String word : SearchWords.of(texts)) {
-                rows.add(DSL.row(donor.get(DONORS.ID), word, donor.get(DONORS.APPLICATION_ID)));
+            Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
+            for (DonorField field : FIELDS) {
+                String text = (String) donor.get(DonorColumns.column(field));
+                values.put(field, field == DonorField.TYPE ? DonorType.fromKey(text).orElseThrow() : text);
+            }
+            for (String entry : entries(DonorDetails.DEFAULTS.with(values))) {
+                rows.add(DSL.row(donor.get(DONORS.ID), entry, donor.get(DONORS.APPLICATION_ID)));
             }
         }
         // SQLite takes at most 32,766 values a statement.

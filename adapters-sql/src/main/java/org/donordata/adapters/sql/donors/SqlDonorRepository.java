@@ -3,6 +3,7 @@ package org.donordata.adapters.sql.donors;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.donordata.adapters.sql.Bindings;
@@ -84,6 +85,16 @@ public final class SqlDonorRepository implements DonorRepository {
     public Optional<DonorDocument> findDocument(ApplicationId owner, long id) {
         return read(queries.documents().find(), byId(owner, id),
                 find -> queries.documents(find, 1).stream().findFirst());
+    }
+
+    @Override
+    public List<Donor> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count) {
+        DonorRepository.checkedCount(count);
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        return read(queries.sharingKeys(), queries.sharingKeysBindings(owner, donorId, keys, count),
+                statement -> queries.donors(statement, count));
     }
 
     @Override
