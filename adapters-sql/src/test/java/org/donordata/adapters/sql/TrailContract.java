@@ -68,6 +68,27 @@ abstract class TrailContract extends DonorRepositoryTestBase {
         assertEquals(List.of(), trail.history(otherOwner, ada.id(), 0, 30), "another application sees nothing");
     }
 
+    /** Contract sections 14 and 15: a merge is a change of both donors, each with its record in the one transaction. */
+    @Test
+    void aMergeRecordsMergedIntoForTheDuplicateAndMergedForTheSurvivor() {
+        Donor ada = writes.insert(owner, person("Ada", null), CREATED);
+        Donor duplicate = writes.insert(owner, with(person("Augusta", "crm-7"), "city", "London"), CREATED);
+
+        writes.merge(owner, ada.id(), duplicate.id(), ExpectedVersion.ANY, LATER);
+
+        AuditRecord merged = trail.history(owner, ada.id(), 0, 30).getLast();
+        AuditRecord mergedInto = trail.history(owner, duplicate.id(), 0, 30).getLast();
+        assertEquals(AuditAction.MERGED, merged.action());
+        assertEquals(List.of("city", "external_id"), merged.fields(), "what the survivor took");
+        assertEquals(Optional.of(2L), merged.version());
+        assertEquals(AuditAction.MERGED_INTO, mergedInto.action());
+        assertEquals(List.of("city", "external_id", "first_name", "last_name"), mergedInto.fields(),
+                "what the duplicate lost");
+        assertEquals(List.of(LATER, LATER), List.of(merged.at(), mergedInto.at()));
+        assertEquals(List.of(AuditAction.MERGED_INTO, AuditAction.MERGED), trail.audit(owner, LATER, 0, 30).stream()
+                .map(AuditRecord::action).toList(), "the duplicate's record first, as its change was made first");
+    }
+
     @Test
     void aRecordKeepsItsActorAndRequest() {
         Donor ada = writes.insert(owner, person("Ada", null), CREATED);
