@@ -25,10 +25,18 @@ class SearchPlanTest {
 
     @Test
     void thePageIsDrawnFromTheTermThatBeginsFewestWordsAndEachCountStopsAtTheFewestSoFar() {
-        SearchPlan plan = plan("jur muller ada", Map.of("muller", 900, "jur", 40, "ada", 7_000));
+        SearchPlan plan = plan("jur muller ada", Map.of("muller", 900, "jur", 400, "ada", 7_000));
 
         assertEquals(new SearchPlan(List.of("jur", "muller", "ada"), true, false), plan);
-        assertEquals(List.of("muller<=5000", "jur<=900", "ada<=40"), asked);
+        assertEquals(List.of("muller<=5000", "jur<=900", "ada<=400"), asked);
+    }
+
+    @Test
+    void aTermThatBeginsFewWordsIsDrawnFromWithoutCountingTheRest() {
+        SearchPlan plan = plan("ada mulberov", Map.of("mulberov", SearchPlan.FEW, "ada", 3));
+
+        assertEquals(new SearchPlan(List.of("mulberov", "ada"), true, false), plan);
+        assertEquals(List.of("mulberov<=5000"), asked, "ada, rarer still, is checked on mulberov's donors instead");
     }
 
     @Test
