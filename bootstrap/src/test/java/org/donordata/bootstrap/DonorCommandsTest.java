@@ -87,28 +87,23 @@ class DonorCommandsTest {
     }
 
     /** The id of application 1's donor with this last name. */
-    private long idOf(String lastName) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(database.env().get("DONORS_DB_URL"),
-                database.env().get("DONORS_DB_USER"), null);
-                PreparedStatement query = connection.prepareStatement(
-                        "select id from donors where application_id = 1 and last_name = ?")) {
-            query.setString(1, lastName);
-            try (ResultSet found = query.executeQuery()) {
-                assertTrue(found.next(), lastName);
-                return found.getLong(1);
-            }
-        }
+    private long idWithLastName(String lastName) throws SQLException {
+        return number("select id from donors where application_id = 1 and last_name = ?", lastName);
     }
 
     private long count(long application) throws SQLException {
+        return number("select count(*) from donors where application_id = ?", application);
+    }
+
+    /** The number in the first row a query with one parameter answers, which must have one. */
+    private long number(String sql, Object parameter) throws SQLException {
         try (Connection connection = DriverManager.getConnection(database.env().get("DONORS_DB_URL"),
                 database.env().get("DONORS_DB_USER"), null);
-                PreparedStatement query = connection.prepareStatement(
-                        "select count(*) from donors where application_id = ?")) {
-            query.setLong(1, application);
-            try (ResultSet counted = query.executeQuery()) {
-                counted.next();
-                return counted.getLong(1);
+                PreparedStatement query = connection.prepareStatement(sql)) {
+            query.setObject(1, parameter);
+            try (ResultSet found = query.executeQuery()) {
+                assertTrue(found.next(), sql + " " + parameter);
+                return found.getLong(1);
             }
         }
     }
@@ -216,9 +211,9 @@ class DonorCommandsTest {
 
         assertEquals(0, imported.exit(), imported.err());
         assertEquals(List.of(
-                "line 2: donor " + idOf("King") + " is likely the same as 1",
-                "line 3: donor " + idOf("Byron") + " is likely the same as 1",
-                "line 6: donor " + idOf("LOVELACE") + " is likely the same as 1",
+                "line 2: donor " + idWithLastName("King") + " is likely the same as 1",
+                "line 3: donor " + idWithLastName("Byron") + " is likely the same as 1",
+                "line 6: donor " + idWithLastName("LOVELACE") + " is likely the same as 1",
                 "created 4, modified 1, refused 0; 3 created donors have likely duplicates"),
                 imported.out().strip().lines().toList());
         Result plain = importInto(1, write("none.csv", "first_name,last_name\nNo,Duplicate\n"));
