@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 
 import org.donordata.domain.ChangePosition;
@@ -204,12 +203,13 @@ public final class DonorService {
      * @throws DonorNotFoundException when the owner has no such donor
      */
     public List<Duplicate> duplicates(ApplicationId owner, long id) {
-        Donor donor = donors.find(owner, id).orElseThrow(DonorNotFoundException::new);
-        Set<String> keys = DuplicateKeys.of(donor.details());
-        if (keys.isEmpty()) {
+        List<Donor> sharing = donors.sharingKeys(owner, id, MAX_DUPLICATES);
+        if (sharing.isEmpty()) {
+            donors.find(owner, id).orElseThrow(DonorNotFoundException::new);
             return List.of();
         }
-        return donors.sharingKeys(owner, id, keys, MAX_DUPLICATES).stream()
+        Donor donor = sharing.getFirst();
+        return sharing.stream().skip(1)
                 .map(candidate -> new Duplicate(candidate, DuplicateKeys.reasons(donor.details(), candidate.details())))
                 .filter(duplicate -> !duplicate.matched().isEmpty())
                 .sorted(Duplicate.MOST_REASONS_FIRST)
