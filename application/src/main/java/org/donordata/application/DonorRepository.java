@@ -3,6 +3,7 @@ package org.donordata.application;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.donordata.domain.ChangePosition;
@@ -56,12 +57,10 @@ public interface DonorRepository {
     Optional<DonorDocument> findDocument(ApplicationId owner, long id);
 
     /**
-     * The owner's donor {@code donorId} first, then up to {@code count} of the owner's other donors that share any of
-     * its duplicate keys (DuplicateKeys.of), those that share more first, then in id order: in one read, so that a
-     * donor's duplicates cost one statement. Empty when the owner has no such donor or it has no keys (erased and
-     * merged donors have none).
+     * Up to {@code count} of the owner's donors, other than {@code donorId}, that have any of these duplicate keys
+     * (DuplicateKeys.of), those with more of them first, then in id order. Erased and merged donors have none.
      */
-    List<Donor> sharingKeys(ApplicationId owner, long donorId, int count);
+    List<Donor> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count);
 
     /**
      * Runs one write of the owner's donors atomically, whichever node runs it: in one transaction stamped with

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import org.donordata.domain.ChangePosition;
@@ -203,13 +204,12 @@ public final class DonorService {
      * @throws DonorNotFoundException when the owner has no such donor
      */
     public List<Duplicate> duplicates(ApplicationId owner, long id) {
-        List<Donor> sharing = donors.sharingKeys(owner, id, MAX_DUPLICATES);
-        if (sharing.isEmpty()) {
-            donors.find(owner, id).orElseThrow(DonorNotFoundException::new);
+        Donor donor = donors.find(owner, id).orElseThrow(DonorNotFoundException::new);
+        Set<String> keys = DuplicateKeys.of(donor.details());
+        if (keys.isEmpty()) {
             return List.of();
         }
-        Donor donor = sharing.getFirst();
-        return sharing.stream().skip(1)
+        return donors.sharingKeys(owner, id, keys, MAX_DUPLICATES).stream()
                 .map(candidate -> new Duplicate(candidate, DuplicateKeys.reasons(donor.details(), candidate.details())))
                 .filter(duplicate -> !duplicate.matched().isEmpty())
                 .sorted(Duplicate.MOST_REASONS_FIRST)

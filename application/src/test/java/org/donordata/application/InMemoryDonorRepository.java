@@ -76,16 +76,11 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
 
     // The keys each donor has now, compared in turn: what a store's index of them answers.
     @Override
-    public synchronized List<Donor> sharingKeys(ApplicationId owner, long donorId, int count) {
-        Optional<Donor> donor = find(owner, donorId);
-        Set<String> keys = donor.map(found -> DuplicateKeys.of(found.details())).orElse(Set.of());
-        if (keys.isEmpty()) {
-            return List.of();
-        }
-        Comparator<Donor> mostShared = Comparator.comparingLong((Donor other) -> -shared(other, keys))
+    public synchronized List<Donor> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count) {
+        Comparator<Donor> mostShared = Comparator.comparingLong((Donor donor) -> -shared(donor, keys))
                 .thenComparingLong(Donor::id);
-        return Stream.concat(donor.stream(), owned(owner).filter(other -> other.id() != donorId
-                && shared(other, keys) > 0).sorted(mostShared).limit(count)).toList();
+        return owned(owner).filter(donor -> donor.id() != donorId && shared(donor, keys) > 0).sorted(mostShared)
+                .limit(count).toList();
     }
 
     private static long shared(Donor donor, Set<String> keys) {

@@ -59,7 +59,7 @@ import org.jooq.impl.DSL;
  * @param trail a record of a change
  * @param words a donor's search words
  * @param wordCount how many words of an owner's donors a search term begins, up to a limit (SearchPlan)
- * @param sharingKeys a donor and the donors that share the most of its duplicate keys, as rows
+ * @param sharingKeys the donors that share the most of some duplicate keys with a donor, as rows
  */
 public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate,
         DonorColumns.Documents documentColumns, Reading documents,
@@ -123,8 +123,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     /** A search term's range of words: from the term up to the term followed by {@link #AFTER_EVERY_LETTER}. */
     private static final List<Param<String>> TERM_FROM = termParameters("p_term_from_");
     private static final List<Param<String>> TERM_TO = termParameters("p_term_to_");
-    private static final Param<String> KEYS_FROM = DSL.param("p_keys_from", String.class);
-    private static final Param<String> KEYS_TO = DSL.param("p_keys_to", String.class);
+    private static final List<Param<String>> DUPLICATE_KEYS = IntStream.range(0, DuplicateKeys.Reason.values().length)
+            .mapToObj(i -> DSL.param("p_duplicate_key_" + i, String.class)).toList();
     private static final Param<Integer> WORD_COUNT_LIMIT = DSL.param("p_word_count_limit", Integer.class);
     /** U+10FFFF, which is no letter or digit and sorts after every one in each database's order of words (V9). */
     private static final String AFTER_EVERY_LETTER = "\uDBFF\uDFFF";
@@ -222,35 +222,35 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     }
 
     /**
-     * A donor, then the owner's donors that share the most of its duplicate keys, then in id order: the donor's keys are
-     * the range of its own entries that begin with {@link DuplicateKeys#PREFIX} (the table's key), each key's donors a
-     * range of the words' lookup index (V9), counted per donor, and only the donors kept are read.
+     * The owner's donors, but one, that have the most of some duplicate keys, then in id order: the keys' entries are
+     * ranges of the words' lookup index (V9), counted per donor, and only the donors kept are read.
      */
     private static Select<?> sharingKeysQuery() {
-        var own = DONOR_WORDS.as("own");
         Field<Integer> shared = DSL.count().as("shared");
         Table<?> candidates = DSL.select(DONOR_WORDS.DONOR_ID, shared).from(DONOR_WORDS)
-                .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.in(DSL.select(own.WORD).from(own)
-                        .where(own.DONOR_ID.eq(ID), own.APPLICATION_ID.eq(APPLICATION), own.WORD.ge(KEYS_FROM),
-                                own.WORD.lt(KEYS_TO))))
+                .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.in(DUPLICATE_KEYS),
+                        DONOR_WORDS.DONOR_ID.ne(ID))
                 .groupBy(DONOR_WORDS.DONOR_ID)
-                .orderBy(itselfFirst(DONOR_WORDS.DONOR_ID), DSL.count().desc(), DONOR_WORDS.DONOR_ID)
+                .orderBy(DSL.count().desc(), DONOR_WORDS.DONOR_ID)
                 .limit(COUNT).asTable("candidates");
         return DSL.select(DonorColumns.SELECTED)
                 .from(candidates.join(DONORS).on(DONORS.ID.eq(candidates.field(DONOR_WORDS.DONOR_ID))))
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION))
-                .orderBy(itselfFirst(DONORS.ID), candidates.field(shared.getName()).desc(), DONORS.ID);
+                .orderBy(candidates.field(shared.getName()).desc(), DONORS.ID);
     }
 
-    private static Field<Integer> itselfFirst(Field<Long> id) {
-        return DSL.when(id.eq(ID), DSL.inline(0)).otherwise(DSL.inline(1));
-    }
-
-    /** What {@link #sharingKeys} reads: the donor {@code id} and up to {@code count} others. */
-    Bindings sharingKeysBindings(ApplicationId owner, long id, int count) {
-        return new Bindings(kind).set(APPLICATION, owner.value()).set(ID, id).set(COUNT, count + 1)
-                .set(KEYS_FROM, String.valueOf(DuplicateKeys.PREFIX))
-                .set(KEYS_TO, DuplicateKeys.PREFIX + AFTER_EVERY_LETTER);
+    /** What {@link #sharingKeys} reads: the owner's donors, but {@code id}, that have any of these keys. */
+    Bindings sharingKeysBindings(ApplicationId owner, long id, Set<String> keys, int count) {
+        if (keys.size() > DUPLICATE_KEYS.size()) {
+            throw new IllegalArgumentException("a donor has at most " + DUPLICATE_KEYS.size() + " duplicate keys");
+        }
+        Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(ID, id).set(COUNT, count);
+        List<String> given = List.copyOf(keys);
+        for (int i = 0; i < DUPLICATE_KEYS.size(); i++) {
+            // A null matches no entry.
+            bindings.set(DUPLICATE_KEYS.get(i), i < given.size() ? given.get(i) : null);
+        }
+        return bindings;
     }
 
     private static Condition inRange(int term) {

@@ -3,6 +3,7 @@ package org.donordata.adapters.sql.donors;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.donordata.adapters.sql.Bindings;
@@ -87,12 +88,13 @@ public final class SqlDonorRepository implements DonorRepository {
     }
 
     @Override
-    public List<Donor> sharingKeys(ApplicationId owner, long donorId, int count) {
-        DonorRepository.checkedCount(count + 1);
-        List<Donor> sharing = read(queries.sharingKeys(), queries.sharingKeysBindings(owner, donorId, count),
-                statement -> queries.donors(statement, count + 1));
-        // No keys of its own: it shares none, and is not listed either.
-        return sharing.isEmpty() || sharing.getFirst().id() != donorId ? List.of() : sharing;
+    public List<Donor> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count) {
+        DonorRepository.checkedCount(count);
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        return read(queries.sharingKeys(), queries.sharingKeysBindings(owner, donorId, keys, count),
+                statement -> queries.donors(statement, count));
     }
 
     @Override
