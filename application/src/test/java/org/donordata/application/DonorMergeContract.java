@@ -123,6 +123,8 @@ public abstract class DonorMergeContract extends DonorRepositoryContract {
         modify(owner, ada.id(), "email", null);
         assertEquals(List.of(), duplicatesOf(ada.id()));
         assertThrows(DonorNotFoundException.class, () -> duplicatesOf(999_999));
+        long theirs = writes.insert(otherOwner, with(ada.details(), "phone", "5550100200"), CREATED).id();
+        assertThrows(DonorNotFoundException.class, () -> duplicatesOf(theirs), "another application's donor");
     }
 
     // ---- merge
