@@ -50,7 +50,8 @@ public record DonorFingerprint(String hex) {
         sha256.update(bytes);
     }
 
-    private static MessageDigest sha256() {
+    /** A new SHA-256 digest (also DuplicateKeys'). */
+    static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException impossible) {

@@ -1,8 +1,6 @@
 package org.donordata.domain;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -58,8 +56,8 @@ public final class DuplicateKeys {
             DonorField.ORGANIZATION_NAME, DonorField.EMAIL, DonorField.PHONE, DonorField.POSTAL_CODE);
 
     /**
-     * What every key begins with: a character no search word can begin with (words are letters and digits), so keys
-     * can share the search words' table without a search term ever reaching one.
+     * What every key begins with: a character no search word can begin with (words are letters and digits), so a store
+     * may keep keys beside search words without a search term ever reaching one.
      */
     public static final char PREFIX = '~';
 
@@ -144,11 +142,7 @@ public final class DuplicateKeys {
     }
 
     private static String hash(String value) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, HASH_BYTES));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
+        byte[] digest = DonorFingerprint.sha256().digest(value.getBytes(StandardCharsets.UTF_8));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, HASH_BYTES));
     }
 }
