@@ -169,8 +169,12 @@ final class DonorRoutes {
 
     private void modify(ServerRequest req, ServerResponse res, Caller caller) {
         DonorChanges changes = DonorChanges.from(JsonBody.read(req));
-        Donor donor = donors.modify(caller.application().id(), actor(req, caller), RequestParameters.donorId(req),
-                changes, EntityTags.expected(req));
+        changed(req, res, donors.modify(caller.application().id(), actor(req, caller), RequestParameters.donorId(req),
+                changes, EntityTags.expected(req)));
+    }
+
+    /** The answer to a change of the donor the path names: 200, its id, and its new version's ETag. */
+    private static void changed(ServerRequest req, ServerResponse res, Donor donor) {
         res.header(HeaderNames.ETAG, EntityTags.of(donor.version()));
         Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
     }
@@ -180,10 +184,8 @@ final class DonorRoutes {
         if (req.content().hasEntity() && !JsonBody.readOptional(req).isEmpty()) {
             throw ApiException.badRequest("An erasure takes no fields: send no body, or {}.");
         }
-        Donor donor = donors.erase(caller.application().id(), actor(req, caller), RequestParameters.donorId(req),
-                EntityTags.expected(req));
-        res.header(HeaderNames.ETAG, EntityTags.of(donor.version()));
-        Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(donor.id()));
+        changed(req, res, donors.erase(caller.application().id(), actor(req, caller), RequestParameters.donorId(req),
+                EntityTags.expected(req)));
     }
 
     private void duplicates(ServerRequest req, ServerResponse res, Caller caller) {
@@ -191,13 +193,11 @@ final class DonorRoutes {
         Envelope.ok(req, res, Status.OK_200, json -> DonorJson.duplicates(json, duplicates));
     }
 
-    // The ETag is the survivor's, the donor the request names and If-Match applies to.
+    // The survivor is the donor the path names, and the one If-Match applies to.
     private void merge(ServerRequest req, ServerResponse res, Caller caller) {
         long duplicate = RequestParameters.duplicateToMerge(JsonBody.read(req));
-        Donor survivor = donors.merge(caller.application().id(), actor(req, caller), RequestParameters.donorId(req),
-                duplicate, EntityTags.expected(req));
-        res.header(HeaderNames.ETAG, EntityTags.of(survivor.version()));
-        Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(survivor.id()));
+        changed(req, res, donors.merge(caller.application().id(), actor(req, caller), RequestParameters.donorId(req),
+                duplicate, EntityTags.expected(req)));
     }
 
     private void history(ServerRequest req, ServerResponse res, Caller caller) {

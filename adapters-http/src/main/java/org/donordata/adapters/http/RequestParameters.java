@@ -91,13 +91,13 @@ final class RequestParameters {
         if (duplicate == null) {
             problems.add(new Problem(DUPLICATE, body.containsKey(DUPLICATE) ? "must be a donor id, not null"
                     : "is required: the id of the donor to merge into this one"));
-        } else if (duplicate instanceof JsonNumber number && isDonorId(number.bigDecimalValue())) {
+        } else if (duplicate instanceof JsonNumber number && isWholeDonorId(number.bigDecimalValue())) {
             id = number.bigDecimalValue().longValueExact();
         } else {
             problems.add(new Problem(DUPLICATE, "must be a donor id (a positive whole number)"));
         }
-        body.keySet().stream().filter(name -> !name.equals(DUPLICATE))
-                .forEach(name -> problems.add(new Problem(Problem.quoted(name), "is not a member of a merge; it takes only \"duplicate\"")));
+        body.keySet().stream().filter(name -> !name.equals(DUPLICATE)).forEach(name -> problems.add(
+                new Problem(Problem.quoted(name), "is not a member of a merge; it takes only \"duplicate\"")));
         if (!problems.isEmpty()) {
             throw new InvalidInputException(problems);
         }
@@ -111,7 +111,7 @@ final class RequestParameters {
      * to JSON, and an integer to JSON Schema). Compared before anything is scaled, so that {@code 1e999999999} costs
      * nothing.
      */
-    private static boolean isDonorId(BigDecimal value) {
+    private static boolean isWholeDonorId(BigDecimal value) {
         return value.signum() > 0 && value.compareTo(LARGEST_ID) <= 0 && value.stripTrailingZeros().scale() <= 0;
     }
 
