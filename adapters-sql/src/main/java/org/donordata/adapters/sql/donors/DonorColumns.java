@@ -89,6 +89,17 @@ public final class DonorColumns {
         return bindings.set(FOLDED_EMAIL_PARAMETER, email == null ? null : EmailAddress.fold(email));
     }
 
+    /**
+     * Details from stored text columns (the type by its key), every other field at its default: what a donor's entries
+     * in donor_words are made from where only its columns are at hand (a migration, a copy).
+     */
+    static DonorDetails details(Map<DonorField, String> stored) {
+        Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
+        stored.forEach((field, text) -> values.put(field,
+                field == DonorField.TYPE ? DonorType.fromKey(text).orElseThrow() : text));
+        return DonorDetails.DEFAULTS.with(values);
+    }
+
     /** The column of a text field (or the type, stored as its key). */
     @SuppressWarnings("unchecked")
     static Field<String> text(DonorField field) {

@@ -20,7 +20,6 @@ import org.donordata.adapters.sql.Statement;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
-import org.donordata.domain.DonorType;
 import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchWords;
 import org.jooq.DSLContext;
@@ -33,8 +32,9 @@ import org.jooq.impl.DSL;
 
 /**
  * A donor's entries in {@code donor_words} (V9): its search words and its duplicate keys (V10), kept in the transaction
- * that changes the donor: only the entries that came or went are written. Several words go in one statement (the one writer of SQLite pays per statement), up to
- * {@value #WORDS_PER_STATEMENT}, so that a connection keeps at most that many statements of each kind prepared.
+ * that changes the donor: only the entries that came or went are written. Several go in one statement (the one writer
+ * of SQLite pays per statement), up to {@value #WORDS_PER_STATEMENT}, so that a connection keeps at most that many
+ * statements of each kind prepared.
  */
 public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statement> deletes) {
 
@@ -103,12 +103,9 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
     public static void addForRows(DSLContext tx, List<? extends Record> donors) {
         List<Row3<Long, String, Long>> rows = new ArrayList<>();
         for (Record donor : donors) {
-            Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
-            for (DonorField field : FIELDS) {
-                String text = (String) donor.get(DonorColumns.column(field));
-                values.put(field, field == DonorField.TYPE ? DonorType.fromKey(text).orElseThrow() : text);
-            }
-            for (String entry : entries(DonorDetails.DEFAULTS.with(values))) {
+            Map<DonorField, String> stored = new EnumMap<>(DonorField.class);
+            FIELDS.forEach(field -> stored.put(field, (String) donor.get(DonorColumns.column(field))));
+            for (String entry : entries(DonorColumns.details(stored))) {
                 rows.add(DSL.row(donor.get(DONORS.ID), entry, donor.get(DONORS.APPLICATION_ID)));
             }
         }

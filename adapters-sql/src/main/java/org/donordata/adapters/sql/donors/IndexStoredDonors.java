@@ -11,7 +11,6 @@ import java.util.Set;
 
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
-import org.donordata.domain.DonorType;
 import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchWords;
 import org.flywaydb.core.api.MigrationVersion;
@@ -30,7 +29,10 @@ public abstract sealed class IndexStoredDonors implements JavaMigration {
     private static final int BATCH = 1_000;
     private static final int REPORT_EVERY = 100_000;
 
-    /** What the entries are made of, in the order the migration's query reads them after id and application. */
+    /**
+     * What the entries are made of, in the order the migration's query reads them after id and application: written
+     * out, not taken from SearchWords or DuplicateKeys, since a migration must read only the columns its version has.
+     */
     private static final List<DonorField> READ = List.of(DonorField.TYPE, DonorField.FIRST_NAME, DonorField.LAST_NAME,
             DonorField.ORGANIZATION_NAME, DonorField.EMAIL, DonorField.PHONE, DonorField.POSTAL_CODE);
 
@@ -129,11 +131,10 @@ public abstract sealed class IndexStoredDonors implements JavaMigration {
     }
 
     private static DonorDetails details(ResultSet row) throws SQLException {
-        Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
+        Map<DonorField, String> stored = new EnumMap<>(DonorField.class);
         for (int i = 0; i < READ.size(); i++) {
-            String text = row.getString(i + 3);
-            values.put(READ.get(i), READ.get(i) == DonorField.TYPE ? DonorType.fromKey(text).orElseThrow() : text);
+            stored.put(READ.get(i), row.getString(i + 3));
         }
-        return DonorDetails.DEFAULTS.with(values);
+        return DonorColumns.details(stored);
     }
 }

@@ -30,8 +30,9 @@ record SearchPlan(List<String> terms, boolean drawn, boolean matchesNone) {
 
     /**
      * A term that begins at most this many words is drawn from at once, the other terms left uncounted: checking so few
-     * donors for them costs about what counting them would, and each count is one more statement (a round trip to
-     * PostgreSQL or MariaDB; on PostgreSQL the third of a two-term search's cost, measured).
+     * donors for them costs about what counting them would, and each count is one more statement (a round trip where
+     * the database is a server). Not measured on its own: the PostgreSQL run that went from 3.68× to 1.59× page0's
+     * cost also vacuumed its seed (docs/performance.md, "Search").
      */
     static final int FEW = 200;
 
