@@ -58,9 +58,18 @@ public interface DonorRepository {
 
     /**
      * Up to {@code count} of the owner's donors, other than {@code donorId}, that have any of these duplicate keys
-     * (DuplicateKeys.of), those with more of them first, then in id order. Erased and merged donors have none.
+     * (DuplicateKeys.of), those with more of them first, then in id order, each as the API shows it with the keys it
+     * has of these. Erased and merged donors have none.
      */
-    List<Donor> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count);
+    List<SharingKeys> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count);
+
+    /** A donor {@link #sharingKeys} found, and which of the keys asked for it has. */
+    record SharingKeys(DonorDocument donor, Set<String> keys) {
+
+        public SharingKeys {
+            keys = Set.copyOf(keys);
+        }
+    }
 
     /**
      * Runs one write of the owner's donors atomically, whichever node runs it: in one transaction stamped with

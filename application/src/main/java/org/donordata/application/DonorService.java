@@ -210,8 +210,7 @@ public final class DonorService {
             return List.of();
         }
         return donors.sharingKeys(owner, id, keys, MAX_DUPLICATES).stream()
-                .map(candidate -> new Duplicate(candidate, DuplicateKeys.reasons(donor.details(), candidate.details())))
-                .filter(duplicate -> !duplicate.matched().isEmpty())
+                .map(candidate -> new Duplicate(candidate.donor(), DuplicateKeys.reasons(candidate.keys())))
                 .sorted(Duplicate.MOST_REASONS_FIRST)
                 .toList();
     }

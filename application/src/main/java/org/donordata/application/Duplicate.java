@@ -3,11 +3,10 @@ package org.donordata.application;
 import java.util.Comparator;
 import java.util.List;
 
-import org.donordata.domain.Donor;
 import org.donordata.domain.DuplicateKeys;
 
 /** A donor that is likely the same person as another, and why (contract section 15). */
-public record Duplicate(Donor donor, List<DuplicateKeys.Reason> matched) {
+public record Duplicate(DonorDocument donor, List<DuplicateKeys.Reason> matched) {
 
     /** The contract's ranking: more reasons first, then in id order. */
     static final Comparator<Duplicate> MOST_REASONS_FIRST = Comparator

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.donordata.domain.ChangePosition;
@@ -76,15 +77,17 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
 
     // The keys each donor has now, compared in turn: what a store's index of them answers.
     @Override
-    public synchronized List<Donor> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count) {
-        Comparator<Donor> mostShared = Comparator.comparingLong((Donor donor) -> -shared(donor, keys))
-                .thenComparingLong(Donor::id);
-        return owned(owner).filter(donor -> donor.id() != donorId && shared(donor, keys) > 0).sorted(mostShared)
-                .limit(count).toList();
+    public synchronized List<SharingKeys> sharingKeys(ApplicationId owner, long donorId, Set<String> keys,
+            int count) {
+        Comparator<SharingKeys> mostShared = Comparator.comparingInt((SharingKeys sharing) -> -sharing.keys().size())
+                .thenComparingLong(sharing -> sharing.donor().id());
+        return owned(owner).filter(donor -> donor.id() != donorId)
+                .map(donor -> new SharingKeys(DonorDocuments.render(donor), shared(donor, keys)))
+                .filter(sharing -> !sharing.keys().isEmpty()).sorted(mostShared).limit(count).toList();
     }
 
-    private static long shared(Donor donor, Set<String> keys) {
-        return DuplicateKeys.of(donor.details()).stream().filter(keys::contains).count();
+    private static Set<String> shared(Donor donor, Set<String> keys) {
+        return DuplicateKeys.of(donor.details()).stream().filter(keys::contains).collect(Collectors.toSet());
     }
 
     @Override

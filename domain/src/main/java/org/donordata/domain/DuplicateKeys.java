@@ -1,10 +1,10 @@
 package org.donordata.domain;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -25,8 +25,9 @@ import java.util.Set;
  * </ul>
  *
  * A store finds candidates by {@linkplain #of keys}: a short hash of each value, so that a key has one size whatever
- * the value, and whoever reads the store's index sees no personal data in it; candidates are confirmed by
- * {@link #reasons} on their values, so a collision of hashes could never make two donors duplicates.
+ * the value, and whoever reads the store's index sees no personal data in it. A shared key is taken for a shared
+ * value ({@link #reasons}): a key keeps 120 bits of the value's SHA-256, so two values share one by chance far less
+ * often than a disk returns a wrong byte unnoticed.
  */
 public final class DuplicateKeys {
 
@@ -67,17 +68,24 @@ public final class DuplicateKeys {
     private DuplicateKeys() {
     }
 
-    /** The reasons two donors are likely the same person, in reason order; empty when there are none. */
-    public static List<Reason> reasons(DonorDetails one, DonorDetails other) {
-        Map<Reason, String> mine = values(one);
-        Map<Reason, String> theirs = values(other);
-        List<Reason> shared = new ArrayList<>();
-        mine.forEach((reason, value) -> {
-            if (value.equals(theirs.get(reason))) {
-                shared.add(reason);
+    /** The reasons that keys two donors share stand for, in reason order: each key names its reason. */
+    public static List<Reason> reasons(Set<String> sharedKeys) {
+        EnumSet<Reason> reasons = EnumSet.noneOf(Reason.class);
+        for (String key : sharedKeys) {
+            reasons.add(reasonOf(key));
+        }
+        return List.copyOf(reasons);
+    }
+
+    private static Reason reasonOf(String key) {
+        if (key.length() > 1 && key.charAt(0) == PREFIX) {
+            for (Reason reason : Reason.values()) {
+                if (reason.letter == key.charAt(1)) {
+                    return reason;
+                }
             }
-        });
-        return shared;
+        }
+        throw new IllegalArgumentException("not a duplicate key");
     }
 
     /** The keys a store finds this donor's likely duplicates by: one per reason the donor has a value for. */

@@ -2,11 +2,14 @@ package org.donordata.domain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.donordata.domain.DuplicateKeys.Reason;
 import org.junit.jupiter.api.Test;
@@ -21,21 +24,28 @@ class DuplicateKeysTest {
         return DonorChanges.from(document).applyTo(DonorDetails.DEFAULTS);
     }
 
+    /** What a store answers: the keys both have, then what they stand for. */
+    private static List<Reason> reasons(DonorDetails one, DonorDetails other) {
+        Set<String> shared = new HashSet<>(DuplicateKeys.of(one));
+        shared.retainAll(DuplicateKeys.of(other));
+        return DuplicateKeys.reasons(shared);
+    }
+
     @Test
     void eachReasonComparesItsNormalizedValue() {
         DonorDetails ada = donor("first_name", "Ada", "last_name", "Lovelace", "email", "Ada@Example.ORG",
                 "phone", "+44 20 7946 0018", "postal_code", "SW1A 1AA");
 
-        assertEquals(List.of(Reason.EMAIL, Reason.PHONE, Reason.NAME_AND_POSTAL_CODE), DuplicateKeys.reasons(ada,
+        assertEquals(List.of(Reason.EMAIL, Reason.PHONE, Reason.NAME_AND_POSTAL_CODE), reasons(ada,
                 donor("first_name", "ÁDA", "last_name", "lövelace", "email", "ada@example.org",
                         "phone", "(44) 2079-460018", "postal_code", "sw1a\u00a01aa")));
-        assertEquals(List.of(Reason.PHONE), DuplicateKeys.reasons(ada, donor("first_name", "X", "last_name", "Y",
+        assertEquals(List.of(Reason.PHONE), reasons(ada, donor("first_name", "X", "last_name", "Y",
                 "phone", "٤٤٢٠٧٩٤٦٠٠١٨")), "Arabic-Indic digits are digits");
-        assertEquals(List.of(), DuplicateKeys.reasons(ada, donor("first_name", "Ada", "last_name", "Love-lace",
+        assertEquals(List.of(), reasons(ada, donor("first_name", "Ada", "last_name", "Love-lace",
                 "postal_code", "SW1A 1AA")), "two words are not one");
-        assertEquals(List.of(), DuplicateKeys.reasons(ada, donor("first_name", "Ada", "last_name", "Lovelace",
+        assertEquals(List.of(), reasons(ada, donor("first_name", "Ada", "last_name", "Lovelace",
                 "postal_code", "SW1A 1AB")));
-        assertEquals(List.of(), DuplicateKeys.reasons(ada, donor("type", "organization", "organization_name",
+        assertEquals(List.of(), reasons(ada, donor("type", "organization", "organization_name",
                 "Ada Lovelace", "postal_code", "SW1A 1AA")), "an individual is not an organization");
     }
 
@@ -44,9 +54,9 @@ class DuplicateKeysTest {
         DonorDetails shortPhone = donor("first_name", "A", "last_name", "B", "phone", "ext. 123456");
         DonorDetails noPostalCode = donor("first_name", "A", "last_name", "B", "postal_code", "  ");
 
-        assertEquals(List.of(), DuplicateKeys.reasons(shortPhone, shortPhone));
-        assertEquals(List.of(), DuplicateKeys.reasons(noPostalCode, noPostalCode));
-        assertEquals(List.of(Reason.PHONE), DuplicateKeys.reasons(donor("first_name", "A", "last_name", "B",
+        assertEquals(List.of(), reasons(shortPhone, shortPhone));
+        assertEquals(List.of(), reasons(noPostalCode, noPostalCode));
+        assertEquals(List.of(Reason.PHONE), reasons(donor("first_name", "A", "last_name", "B",
                 "phone", "1234567"), donor("first_name", "C", "last_name", "D", "phone", "123-4567")));
         assertTrue(DuplicateKeys.of(DonorDetails.DEFAULTS).isEmpty(), "an erased donor has no keys");
     }
@@ -67,6 +77,9 @@ class DuplicateKeysTest {
         }
         assertNotEquals(DuplicateKeys.of(ada), DuplicateKeys.of(donor("first_name", "Ada", "last_name", "Lovelace",
                 "email", "ada@example.com", "phone", "0123456780", "postal_code", "N2")));
+        for (String notAKey : List.of("", "~", "~x0123", "ada", "e~")) {
+            assertThrows(IllegalArgumentException.class, () -> DuplicateKeys.reasons(Set.of(notAKey)), notAKey);
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.donordata.adapters.http;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -90,16 +91,39 @@ final class DonorJson {
     static void duplicates(JsonGenerator json, List<Duplicate> duplicates) throws IOException {
         json.writeStartArray();
         for (Duplicate duplicate : duplicates) {
-            json.writeStartObject();
-            fields(json, duplicate.donor());
-            json.writeArrayFieldStart("matched");
-            for (DuplicateKeys.Reason reason : duplicate.matched()) {
-                json.writeString(reason.key());
+            switch (duplicate.donor()) {
+                case DonorDocument.Json written ->
+                    json.writeRawValue(new Utf8Json(withMatched(written.utf8(), duplicate.matched())));
+                case DonorDocument.Fields fields -> {
+                    json.writeStartObject();
+                    fields(json, fields.donor());
+                    json.writeArrayFieldStart("matched");
+                    for (DuplicateKeys.Reason reason : duplicate.matched()) {
+                        json.writeString(reason.key());
+                    }
+                    json.writeEndArray();
+                    json.writeEndObject();
+                }
             }
-            json.writeEndArray();
-            json.writeEndObject();
         }
         json.writeEndArray();
+    }
+
+    /** A donor's object as the store wrote it, with {@code matched} as its last member. */
+    private static byte[] withMatched(byte[] object, List<DuplicateKeys.Reason> matched) {
+        int end = object.length - 1;
+        if (end < 1 || object[end] != '}') {
+            throw new IllegalStateException("a stored donor's document is no JSON object");
+        }
+        StringBuilder member = new StringBuilder(",\"matched\":[");
+        for (int i = 0; i < matched.size(); i++) {
+            // Reason keys are snake_case ASCII: nothing in them to escape.
+            member.append(i == 0 ? "\"" : ",\"").append(matched.get(i).key()).append('"');
+        }
+        byte[] tail = member.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
+        byte[] joined = Arrays.copyOf(object, end + tail.length);
+        System.arraycopy(tail, 0, joined, end, tail.length);
+        return joined;
     }
 
     private static void value(JsonGenerator json, Object value) throws IOException {

@@ -3,6 +3,7 @@ package org.donordata.adapters.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -13,11 +14,15 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorDocuments;
+import org.donordata.application.Duplicate;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DuplicateKeys.Reason;
 import org.junit.jupiter.api.Test;
 
 /** A donor the store left to this adapter is written exactly as the reference document (application's tests). */
@@ -45,10 +50,35 @@ class DonorJsonTest {
         }
     }
 
+    @Test
+    void duplicatesAreTheSameInEitherFormWithMatchedLast() throws Exception {
+        Donor zoe = new Donor(7, ZOE, Instant.parse("2024-05-01T09:30:00Z"), Instant.parse("2024-05-01T09:30:00Z"), 1);
+        List<Reason> matched = List.of(Reason.EMAIL, Reason.NAME_AND_POSTAL_CODE);
+
+        JsonArray written = write(json -> DonorJson.duplicates(json, List.of(
+                new Duplicate(new DonorDocument.Fields(zoe), matched), new Duplicate(DonorDocuments.render(zoe), matched),
+                new Duplicate(DonorDocuments.render(zoe), List.of()))));
+
+        assertEquals(written.get(0), written.get(1));
+        JsonObject first = written.getJsonObject(0);
+        assertEquals(List.of("email", "name_and_postal_code"),
+                first.getJsonArray("matched").getValuesAs(JsonString::getString));
+        assertEquals("matched", List.copyOf(first.keySet()).getLast());
+        assertEquals(0, written.getJsonObject(2).getJsonArray("matched").size());
+    }
+
     private static JsonArray write(List<DonorDocument> documents) throws Exception {
+        return write(json -> DonorJson.donors(json, documents));
+    }
+
+    private interface Writing {
+        void to(JsonGenerator json) throws IOException;
+    }
+
+    private static JsonArray write(Writing writing) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (JsonGenerator json = new JsonFactory().createGenerator(bytes)) {
-            DonorJson.donors(json, documents);
+            writing.to(json);
         }
         return Json.createReader(new StringReader(bytes.toString(StandardCharsets.UTF_8))).readArray();
     }

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
 import org.donordata.application.DonorDocument;
+import org.donordata.application.DonorRepository;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
@@ -164,7 +166,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)),
                 IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind),
                 DonorWords.of(kind), Statement.render(renderer, wordCountQuery()),
-                Statement.render(renderer, sharingKeysQuery()));
+                Statement.render(renderer, sharingKeysQuery(documents)));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {
@@ -225,30 +227,37 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * The owner's donors, but one, that have the most of some duplicate keys, then in id order: the keys' entries are
      * ranges of the words' lookup index (V9), counted per donor, and only the donors kept are read.
      */
-    private static Select<?> sharingKeysQuery() {
+    private static Select<?> sharingKeysQuery(List<Field<?>> selected) {
         Field<Integer> shared = DSL.count().as("shared");
-        Table<?> candidates = DSL.select(DONOR_WORDS.DONOR_ID, shared).from(DONOR_WORDS)
+        // Which of the keys asked for a candidate has, as bits in the order of the parameters (sharingKeysBindings).
+        var whichKey = DSL.when(DONOR_WORDS.WORD.eq(DUPLICATE_KEYS.getFirst()), DSL.inline(1));
+        for (int i = 1; i < DUPLICATE_KEYS.size(); i++) {
+            whichKey = whichKey.when(DONOR_WORDS.WORD.eq(DUPLICATE_KEYS.get(i)), DSL.inline(1 << i));
+        }
+        Field<Integer> keysHad = DSL.sum(whichKey.else_(DSL.inline(0))).cast(Integer.class).as("keys_had");
+        Table<?> candidates = DSL.select(DONOR_WORDS.DONOR_ID, shared, keysHad).from(DONOR_WORDS)
                 .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.in(DUPLICATE_KEYS),
                         DONOR_WORDS.DONOR_ID.ne(ID))
                 .groupBy(DONOR_WORDS.DONOR_ID)
                 .orderBy(DSL.count().desc(), DONOR_WORDS.DONOR_ID)
                 .limit(COUNT).asTable("candidates");
-        return DSL.select(DonorColumns.SELECTED)
+        List<Field<?>> read = new ArrayList<>(selected);
+        read.add(candidates.field(keysHad.getName()));
+        return DSL.select(read)
                 .from(candidates.join(DONORS).on(DONORS.ID.eq(candidates.field(DONOR_WORDS.DONOR_ID))))
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION))
                 .orderBy(candidates.field(shared.getName()).desc(), DONORS.ID);
     }
 
     /** What {@link #sharingKeys} reads: the owner's donors, but {@code id}, that have any of these keys. */
-    Bindings sharingKeysBindings(ApplicationId owner, long id, Set<String> keys, int count) {
+    Bindings sharingKeysBindings(ApplicationId owner, long id, List<String> keys, int count) {
         if (keys.size() > DUPLICATE_KEYS.size()) {
             throw new IllegalArgumentException("a donor has at most " + DUPLICATE_KEYS.size() + " duplicate keys");
         }
         Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(ID, id).set(COUNT, count);
-        List<String> given = List.copyOf(keys);
         for (int i = 0; i < DUPLICATE_KEYS.size(); i++) {
             // A null matches no entry.
-            bindings.set(DUPLICATE_KEYS.get(i), i < given.size() ? given.get(i) : null);
+            bindings.set(DUPLICATE_KEYS.get(i), i < keys.size() ? keys.get(i) : null);
         }
         return bindings;
     }
@@ -373,6 +382,29 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             row.next();
             return row.getInt(1);
         }
+    }
+
+    /**
+     * Runs the {@link #sharingKeys} query, bound with these keys in this order, reading up to count donors, each with
+     * the keys it has.
+     */
+    List<DonorRepository.SharingKeys> keySharers(PreparedStatement query, List<String> keys, int count)
+            throws SQLException {
+        int keysHadColumn = documentColumns.selected().size() + 1;
+        List<DonorRepository.SharingKeys> sharing = new ArrayList<>();
+        try (ResultSet rows = query.executeQuery()) {
+            while (sharing.size() < count && rows.next()) {
+                int keysHad = rows.getInt(keysHadColumn);
+                Set<String> had = new HashSet<>();
+                for (int i = 0; i < keys.size(); i++) {
+                    if ((keysHad & 1 << i) != 0) {
+                        had.add(keys.get(i));
+                    }
+                }
+                sharing.add(new DonorRepository.SharingKeys(documentColumns.read(rows), had));
+            }
+        }
+        return sharing;
     }
 
     /** Runs a query of documents whose parameters are bound, reading up to count rows. */

@@ -88,13 +88,14 @@ public final class SqlDonorRepository implements DonorRepository {
     }
 
     @Override
-    public List<Donor> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count) {
+    public List<SharingKeys> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count) {
         DonorRepository.checkedCount(count);
         if (keys.isEmpty()) {
             return List.of();
         }
-        return read(queries.sharingKeys(), queries.sharingKeysBindings(owner, donorId, keys, count),
-                statement -> queries.donors(statement, count));
+        List<String> given = List.copyOf(keys);
+        return read(queries.sharingKeys(), queries.sharingKeysBindings(owner, donorId, given, count),
+                statement -> queries.keySharers(statement, given, count));
     }
 
     @Override
