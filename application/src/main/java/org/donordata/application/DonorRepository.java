@@ -57,6 +57,12 @@ public interface DonorRepository {
     Optional<DonorDocument> findDocument(ApplicationId owner, long id);
 
     /**
+     * The duplicate keys (DuplicateKeys.of) of the owner's donor as stored, or empty when the owner has no such donor.
+     * An erased or merged donor has none.
+     */
+    Optional<Set<String>> duplicateKeys(ApplicationId owner, long id);
+
+    /**
      * Up to {@code count} of the owner's donors, other than {@code donorId}, that have any of these duplicate keys
      * (DuplicateKeys.of), those with more of them first, then in id order, each as the API shows it with the keys it
      * has of these. Erased and merged donors have none.

@@ -204,8 +204,7 @@ public final class DonorService {
      * @throws DonorNotFoundException when the owner has no such donor
      */
     public List<Duplicate> duplicates(ApplicationId owner, long id) {
-        Donor donor = donors.find(owner, id).orElseThrow(DonorNotFoundException::new);
-        Set<String> keys = DuplicateKeys.of(donor.details());
+        Set<String> keys = donors.duplicateKeys(owner, id).orElseThrow(DonorNotFoundException::new);
         if (keys.isEmpty()) {
             return List.of();
         }

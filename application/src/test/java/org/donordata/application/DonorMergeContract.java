@@ -23,6 +23,7 @@ import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorMergedException;
 import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.DonorVersionMismatchException;
+import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.DuplicateKeys.Reason;
 import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.InvalidInputException;
@@ -119,10 +120,13 @@ public abstract class DonorMergeContract extends DonorRepositoryContract {
         assertEquals(sharing.get(34), now.getFirst().donor().id(), "two reasons rank first");
         assertEquals(List.of(Reason.EMAIL, Reason.PHONE), now.getFirst().matched());
         assertEquals(sharing.subList(1, 30), now.stream().skip(1).map(duplicate -> duplicate.donor().id()).toList());
+        assertEquals(Optional.of(DuplicateKeys.of(current(ada.id()).details())), donors.duplicateKeys(owner, ada.id()),
+                "the keys as stored are the keys of the donor's values");
 
         modify(owner, ada.id(), "phone", null);
         modify(owner, ada.id(), "email", null);
         assertEquals(List.of(), duplicatesOf(ada.id()));
+        assertEquals(Optional.of(Set.of()), donors.duplicateKeys(owner, ada.id()));
         assertThrows(DonorNotFoundException.class, () -> duplicatesOf(999_999));
         long theirs = writes.insert(otherOwner, with(ada.details(), "phone", "5550100200"), CREATED).id();
         assertThrows(DonorNotFoundException.class, () -> duplicatesOf(theirs), "another application's donor");

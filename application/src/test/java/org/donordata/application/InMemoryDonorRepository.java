@@ -75,6 +75,11 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         return owned(owner).filter(donor -> donor.id() == id).findFirst();
     }
 
+    @Override
+    public Optional<Set<String>> duplicateKeys(ApplicationId owner, long id) {
+        return find(owner, id).map(donor -> DuplicateKeys.of(donor.details()));
+    }
+
     // The keys each donor has now, compared in turn: what a store's index of them answers.
     @Override
     public synchronized List<SharingKeys> sharingKeys(ApplicationId owner, long donorId, Set<String> keys,

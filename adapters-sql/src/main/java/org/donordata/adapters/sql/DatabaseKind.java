@@ -127,6 +127,11 @@ public interface DatabaseKind {
         return count;
     }
 
+    /** A LIMIT that must be the bound count (a subquery's, whose rows the caller does not step through). */
+    default Field<Integer> boundLimit(Param<Integer> count) {
+        return count;
+    }
+
     /** An instant as a JDBC statement binds it to a timestamp column. */
     Object stored(Instant instant);
 

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
@@ -67,7 +68,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         DonorColumns.Documents documentColumns, Reading documents,
         Statement insert, Statement update, Statement changes, Statement findByExternalIdForUpdate,
         IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail, DonorWords words,
-        Statement wordCount, Statement sharingKeys) {
+        Statement wordCount, Statement duplicateKeys, Statement sharingKeys) {
 
     /**
      * The reads of one selection: a donor by id, a page in id order, a filtered page, and a searched page (rendered when
@@ -165,8 +166,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 Statement.render(renderer, changes(kind, documents)),
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)),
                 IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind),
-                DonorWords.of(kind), Statement.render(renderer, wordCountQuery()),
-                Statement.render(renderer, sharingKeysQuery(documents)));
+                DonorWords.of(kind), Statement.render(renderer, wordCountQuery(kind)),
+                Statement.render(renderer, duplicateKeysQuery()), Statement.render(renderer, sharingKeysQuery(kind, documents)));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {
@@ -217,17 +218,43 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     }
 
     /** Counts the words of the owner's donors in a term's range, up to a limit (SearchPlan). */
-    private static Select<?> wordCountQuery() {
+    private static Select<?> wordCountQuery(DatabaseKind kind) {
         return DSL.selectCount().from(DSL.selectOne().from(DONOR_WORDS)
                 .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), inRange(0))
-                .limit(WORD_COUNT_LIMIT).asTable("counted"));
+                .limit(kind.boundLimit(WORD_COUNT_LIMIT)).asTable("counted"));
     }
 
     /**
      * The owner's donors, but one, that have the most of some duplicate keys, then in id order: the keys' entries are
      * ranges of the words' lookup index (V9), counted per donor, and only the donors kept are read.
      */
-    private static Select<?> sharingKeysQuery(List<Field<?>> selected) {
+    /** The owner's donor by id, once for each of its duplicate keys, or with a null key when it has none. */
+    private static Select<?> duplicateKeysQuery() {
+        String prefix = String.valueOf(DuplicateKeys.PREFIX);
+        return DSL.select(DONORS.ID, DONOR_WORDS.WORD).from(DONORS)
+                .leftJoin(DONOR_WORDS).on(DONOR_WORDS.DONOR_ID.eq(DONORS.ID),
+                        DONOR_WORDS.WORD.ge(DSL.inline(prefix)), DONOR_WORDS.WORD.lt(DSL.inline(prefix + AFTER_EVERY_LETTER)))
+                .where(DONORS.APPLICATION_ID.eq(APPLICATION), DONORS.ID.eq(ID));
+    }
+
+    /** Runs the {@link #duplicateKeys} query, bound: the donor's keys, or empty when there is no such donor. */
+    static Optional<Set<String>> duplicateKeys(PreparedStatement query) throws SQLException {
+        try (ResultSet rows = query.executeQuery()) {
+            if (!rows.next()) {
+                return Optional.empty();
+            }
+            Set<String> keys = new HashSet<>();
+            do {
+                String key = rows.getString(2);
+                if (key != null) {
+                    keys.add(key);
+                }
+            } while (rows.next());
+            return Optional.of(keys);
+        }
+    }
+
+    private static Select<?> sharingKeysQuery(DatabaseKind kind, List<Field<?>> selected) {
         Field<Integer> shared = DSL.count().as("shared");
         // Which of the keys asked for a candidate has, as bits in the order of the parameters (sharingKeysBindings).
         var whichKey = DSL.when(DONOR_WORDS.WORD.eq(DUPLICATE_KEYS.getFirst()), DSL.inline(1));
@@ -240,7 +267,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                         DONOR_WORDS.DONOR_ID.ne(ID))
                 .groupBy(DONOR_WORDS.DONOR_ID)
                 .orderBy(DSL.count().desc(), DONOR_WORDS.DONOR_ID)
-                .limit(COUNT).asTable("candidates");
+                .limit(kind.boundLimit(COUNT)).asTable("candidates");
         List<Field<?>> read = new ArrayList<>(selected);
         read.add(candidates.field(keysHad.getName()));
         // The owner compared as an expression, as in a search: else SQLite 3.53 may walk the owner's donors on an

@@ -88,6 +88,11 @@ public final class SqlDonorRepository implements DonorRepository {
     }
 
     @Override
+    public Optional<Set<String>> duplicateKeys(ApplicationId owner, long id) {
+        return read(queries.duplicateKeys(), byId(owner, id), DonorQueries::duplicateKeys);
+    }
+
+    @Override
     public List<SharingKeys> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count) {
         DonorRepository.checkedCount(count);
         if (keys.isEmpty()) {
