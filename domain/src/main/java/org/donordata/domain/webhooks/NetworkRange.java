@@ -1,0 +1,73 @@
+package org.donordata.domain.webhooks;
+
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.util.Arrays;
+
+/** A CIDR range of IPv4 or IPv6 addresses, such as {@code 10.0.0.0/8} or {@code fc00::/7}. */
+public record NetworkRange(byte[] network, int prefixLength) {
+
+    public NetworkRange {
+        network = network.clone();
+        if (network.length != 4 && network.length != 16) {
+            throw new IllegalArgumentException("an address has 4 or 16 bytes");
+        }
+        if (prefixLength < 0 || prefixLength > network.length * 8) {
+            throw new IllegalArgumentException("a prefix of " + network.length * 8 + " bits at most");
+        }
+    }
+
+    /**
+     * A range as CIDR writes it; an address alone is a range of one.
+     *
+     * @throws IllegalArgumentException when it is no such range (a host name is not resolved: it is refused)
+     */
+    public static NetworkRange parse(String cidr) {
+        String text = cidr.strip();
+        int slash = text.indexOf('/');
+        InetAddress address = IpLiterals.parse(slash < 0 ? text : text.substring(0, slash))
+                .orElseThrow(() -> new IllegalArgumentException("not an IP address: " + text));
+        int bits = address.getAddress().length * 8;
+        int prefix = bits;
+        if (slash >= 0) {
+            String length = text.substring(slash + 1);
+            if (!length.matches("\\d{1,3}") || Integer.parseInt(length) > bits) {
+                throw new IllegalArgumentException("not a prefix length of 0 to " + bits + ": " + text);
+            }
+            prefix = Integer.parseInt(length);
+        }
+        return new NetworkRange(address.getAddress(), prefix);
+    }
+
+    /** Whether the address lies in this range (an IPv4 address is never in an IPv6 range, nor the other way). */
+    public boolean contains(InetAddress address) {
+        byte[] bytes = address.getAddress();
+        if (bytes.length != network.length) {
+            return false;
+        }
+        int total = network.length * 8;
+        BigInteger mask = prefixLength == 0 ? BigInteger.ZERO
+                : BigInteger.ONE.shiftLeft(prefixLength).subtract(BigInteger.ONE).shiftLeft(total - prefixLength);
+        return new BigInteger(1, bytes).and(mask).equals(new BigInteger(1, network).and(mask));
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof NetworkRange range && prefixLength == range.prefixLength
+                && Arrays.equals(network, range.network);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Arrays.hashCode(network) + prefixLength;
+    }
+
+    @Override
+    public String toString() {
+        try {
+            return InetAddress.getByAddress(network).getHostAddress() + "/" + prefixLength;
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
