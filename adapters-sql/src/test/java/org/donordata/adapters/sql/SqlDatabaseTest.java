@@ -16,6 +16,7 @@ import org.donordata.application.KeyHash;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.application.TestApplications;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullSource;
@@ -126,6 +127,42 @@ class SqlDatabaseTest {
 
         assertFalse(shown.contains("hunter2-secret"), shown);
         assertTrue(shown.contains("jdbc:postgresql://db/donors") && shown.contains("svc"), shown);
+    }
+
+    // The writer copies the WAL into the file only past its high backstop (SqliteFile): a few writes stay in the WAL
+    // until SqliteCheckpoints copies them, off the writer's thread. Without it, the file alone never shows them.
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void sqliteCopiesCommittedWritesIntoTheFileOffTheWritersThread() throws Exception {
+        Path file = temporaryDirectory.resolve("donors.db");
+        long id;
+        try (SqlDatabase database = openSqlite()) {
+            assertEquals(16_384, ((Number) database.dsl().fetchValue("pragma wal_autocheckpoint")).intValue());
+            ApplicationId owner = TestApplications.create(database.applications(), "a", "k", Instant.EPOCH).application().id();
+            id = new RepositoryWrites(database.donors()).insert(owner, DonorRepositoryTestBase.person("Filed", null),
+                    Instant.EPOCH).id();
+            // The file alone, its WAL ignored: what a checkpoint has copied.
+            while (!inTheFileAlone(file, id)) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("the file alone never showed the write");
+                }
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private static boolean inTheFileAlone(Path file, long id) throws java.sql.SQLException {
+        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:file:" + file + "?immutable=1");
+                var query = connection.prepareStatement("select count(*) from donors where id = ?")) {
+            query.setLong(1, id);
+            try (var count = query.executeQuery()) {
+                return count.next() && count.getInt(1) == 1;
+            } catch (java.sql.SQLException noTableYet) {
+                return false;
+            }
+        } catch (java.sql.SQLException noTableYet) {
+            return false;
+        }
     }
 
     private SqlDatabase openSqlite() {

@@ -18,6 +18,7 @@ final class SqliteFile {
     private static final String PREFIX = "jdbc:sqlite:";
     private static final int BUSY_TIMEOUT_MILLIS = 5000;
     private static final long ROOM_TO_WRITE = 1024 * 1024;
+    private static final int WRITER_CHECKPOINT_PAGES = 16_384;
 
     private SqliteFile() {
     }
@@ -127,6 +128,9 @@ final class SqliteFile {
         // BEGIN IMMEDIATE takes the write lock up front. With a plain BEGIN, two transactions that both read and
         // then write could each hold a read lock and wait for the other's to upgrade: SQLITE_BUSY, at once.
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        // The WAL is copied into the file by SqliteCheckpoints, off the writer's thread; a commit copies it only when
+        // the WAL has grown this many pages (64 MiB of 4 KiB pages), past SQLite's default of 1,000.
+        config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, String.valueOf(WRITER_CHECKPOINT_PAGES));
         return config.toProperties();
     }
 }

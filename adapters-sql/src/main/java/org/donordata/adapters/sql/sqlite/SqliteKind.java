@@ -211,7 +211,8 @@ public final class SqliteKind implements DatabaseKind {
                 Math.max(2, Runtime.getRuntime().availableProcessors()));
         GroupCommitWriter writer = new GroupCommitWriter(dsl, MAX_WRITES_PER_COMMIT,
                 MAX_QUEUED_WRITES, settings.connectionTimeout()).start();
-        return new Access(readers, writer, List.of(writer, readers));
+        SqliteCheckpoints checkpoints = SqliteCheckpoints.start(settings.jdbcUrl(), SqliteFile.connectionProperties());
+        return new Access(readers, writer, List.of(writer, readers, checkpoints));
     }
 
     // Empties the WAL into the file at a clean stop, so no older page version (which may hold erased data) stays.
