@@ -112,8 +112,9 @@ final class DonorJson {
     /** A donor's object as the store wrote it, with {@code matched} as its last member. */
     private static byte[] withMatched(byte[] object, List<DuplicateKeys.Reason> matched) {
         int end = object.length - 1;
-        if (end < 1 || object[end] != '}') {
-            throw new IllegalStateException("a stored donor's document is no JSON object");
+        // A donor's object always has members, so a comma can follow the last one.
+        if (end < 2 || object[end] != '}' || object[end - 1] == '{') {
+            throw new IllegalStateException("a stored donor's document is no JSON object with members");
         }
         StringBuilder member = new StringBuilder(",\"matched\":[");
         for (int i = 0; i < matched.size(); i++) {

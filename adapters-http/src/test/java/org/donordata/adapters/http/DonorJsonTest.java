@@ -64,6 +64,7 @@ class DonorJsonTest {
         assertEquals(List.of("email", "name_and_postal_code"),
                 first.getJsonArray("matched").getValuesAs(JsonString::getString));
         assertEquals("matched", List.copyOf(first.keySet()).getLast());
+        assertEquals("matched", List.copyOf(written.getJsonObject(1).keySet()).getLast(), "the stored object's too");
         assertEquals(0, written.getJsonObject(2).getJsonArray("matched").size());
     }
 

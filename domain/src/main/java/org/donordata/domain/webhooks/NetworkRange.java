@@ -3,9 +3,12 @@ package org.donordata.domain.webhooks;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.util.Arrays;
+import java.util.regex.Pattern;
 
 /** A CIDR range of IPv4 or IPv6 addresses, such as {@code 10.0.0.0/8} or {@code fc00::/7}. */
 public record NetworkRange(byte[] network, int prefixLength) {
+
+    private static final Pattern DOTTED_QUAD = Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
 
     public NetworkRange {
         network = network.clone();
@@ -18,14 +21,19 @@ public record NetworkRange(byte[] network, int prefixLength) {
     }
 
     /**
-     * A range as CIDR writes it; an address alone is a range of one.
+     * A range as CIDR writes it, an IPv4 address as four decimal numbers (so {@code 10/8} is refused, not read as
+     * 0.0.0.10/8 as a C resolver would); an address alone is a range of one.
      *
      * @throws IllegalArgumentException when it is no such range (a host name is not resolved: it is refused)
      */
     public static NetworkRange parse(String cidr) {
         String text = cidr.strip();
         int slash = text.indexOf('/');
-        InetAddress address = IpLiterals.parse(slash < 0 ? text : text.substring(0, slash))
+        String written = slash < 0 ? text : text.substring(0, slash);
+        if (!written.contains(":") && !DOTTED_QUAD.matcher(written).matches()) {
+            throw new IllegalArgumentException("not an IP address written out in full: " + text);
+        }
+        InetAddress address = IpLiterals.parse(written)
                 .orElseThrow(() -> new IllegalArgumentException("not an IP address: " + text));
         int bits = address.getAddress().length * 8;
         int prefix = bits;
@@ -37,6 +45,12 @@ public record NetworkRange(byte[] network, int prefixLength) {
             prefix = Integer.parseInt(length);
         }
         return new NetworkRange(address.getAddress(), prefix);
+    }
+
+    /** The range's first address, a copy: the refused ranges are shared by everyone. */
+    @Override
+    public byte[] network() {
+        return network.clone();
     }
 
     /** Whether the address lies in this range (an IPv4 address is never in an IPv6 range, nor the other way). */

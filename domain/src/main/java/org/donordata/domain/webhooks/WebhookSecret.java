@@ -36,7 +36,7 @@ public final class WebhookSecret {
     /**
      * The secret a client gave, as Standard Webhooks writes one.
      *
-     * @return the problem with it, if any, as {@link #problem} names it
+     * @throws IllegalArgumentException when it is no such secret ({@link #problem} says why)
      */
     public static WebhookSecret parse(String written) {
         Problem problem = problem("secret", written);

@@ -54,6 +54,7 @@ public record WebhookUrl(URI uri) {
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
             return new Problem(subject, "must name a host");
         }
+        // A fragment is never sent to a server: a URL with one is a mistake worth hearing of.
         if (uri.getRawFragment() != null) {
             return new Problem(subject, "must not have a fragment (#...)");
         }

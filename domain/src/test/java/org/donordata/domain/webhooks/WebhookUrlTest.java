@@ -57,7 +57,8 @@ class WebhookUrlTest {
     @ValueSource(strings = {"127.0.0.1", "2130706433", "0177.0.0.1", "0", "0.0.0.0", "10.1.2.3",
             "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "224.0.0.1",
             "255.255.255.255", "[::1]", "[::]", "[::ffff:127.0.0.1]", "[::ffff:169.254.169.254]", "[fd00::1]",
-            "[fe80::1]", "[ff02::1]", "[::127.0.0.1]"})
+            "[fe80::1]", "[ff02::1]", "[::127.0.0.1]", "[::ffff:7f00:1]", "[64:ff9b::a00:1]", "[64:ff9b:1::1]",
+            "[2002:a00:1::1]", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]"})
     void refusesEveryRefusedRangeWrittenAsAnAddress(String host) {
         Problem problem = WebhookUrl.problem("url", "https://" + host + "/hook", STRICT);
         assertNotNull(problem, host);
@@ -95,10 +96,13 @@ class WebhookUrlTest {
         assertTrue(IpLiterals.parse("1.2.3.4.5").isEmpty());
         assertTrue(IpLiterals.parse("4294967296").isEmpty());
         assertEquals(NetworkRange.parse("10.0.0.0/8"), NetworkRange.parse(" 10.0.0.0/8 "));
-        for (String wrong : List.of("10.0.0.0/33", "::/129", "example.org/8", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/8,")) {
+        for (String wrong : List.of("10/8", "172.16/12", "010.0.0.0/8", "0x0a.0.0.0/8", "256.0.0.0/8", "10.0.0.0/33", "::/129", "example.org/8", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/8,")) {
             assertThrows(IllegalArgumentException.class, () -> WebhookAddresses.allowing(wrong), wrong);
         }
         assertEquals(WebhookAddresses.STRICT, WebhookAddresses.allowing(" "));
+        byte[] shared = WebhookAddresses.REFUSED.getFirst().network();
+        shared[0] = 93;
+        assertFalse(WebhookAddresses.STRICT.permits(InetAddress.getByName("0.0.0.1")), "the refused ranges are no one's to change");
     }
 
     @Test

@@ -224,10 +224,6 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 .limit(kind.boundLimit(WORD_COUNT_LIMIT)).asTable("counted"));
     }
 
-    /**
-     * The owner's donors, but one, that have the most of some duplicate keys, then in id order: the keys' entries are
-     * ranges of the words' lookup index (V9), counted per donor, and only the donors kept are read.
-     */
     /** The owner's donor by id, once for each of its duplicate keys, or with a null key when it has none. */
     private static Select<?> duplicateKeysQuery() {
         String prefix = String.valueOf(DuplicateKeys.PREFIX);
@@ -238,7 +234,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     }
 
     /** Runs the {@link #duplicateKeys} query, bound: the donor's keys, or empty when there is no such donor. */
-    static Optional<Set<String>> duplicateKeys(PreparedStatement query) throws SQLException {
+    static Optional<Set<String>> readDuplicateKeys(PreparedStatement query) throws SQLException {
         try (ResultSet rows = query.executeQuery()) {
             if (!rows.next()) {
                 return Optional.empty();
@@ -254,6 +250,10 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         }
     }
 
+    /**
+     * The owner's donors, but one, that have the most of some duplicate keys, then in id order: the keys' entries are
+     * looked up in the words' lookup index (V9), counted per donor, and only the donors kept are read.
+     */
     private static Select<?> sharingKeysQuery(DatabaseKind kind, List<Field<?>> selected) {
         Field<Integer> shared = DSL.count().as("shared");
         // Which of the keys asked for a candidate has, as bits in the order of the parameters (sharingKeysBindings).

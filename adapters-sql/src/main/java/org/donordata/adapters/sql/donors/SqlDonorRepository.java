@@ -89,7 +89,7 @@ public final class SqlDonorRepository implements DonorRepository {
 
     @Override
     public Optional<Set<String>> duplicateKeys(ApplicationId owner, long id) {
-        return read(queries.duplicateKeys(), byId(owner, id), DonorQueries::duplicateKeys);
+        return read(queries.duplicateKeys(), byId(owner, id), DonorQueries::readDuplicateKeys);
     }
 
     @Override

@@ -51,7 +51,8 @@ final class SqliteCheckpoints implements AutoCloseable {
     private void run() {
         try (Statement checkpoint = connection.createStatement()) {
             checkpoint.execute("PRAGMA wal_checkpoint(PASSIVE)");
-        } catch (SQLException e) {
+        } catch (SQLException | RuntimeException e) {
+            // Caught whatever it is: an exception out of a scheduled run would end every later run without a word.
             // The writer's own checkpoint still runs; the next run here tries again.
             LOG.log(Level.WARNING, "A checkpoint of the SQLite WAL failed: " + e.getMessage());
         }
@@ -61,7 +62,9 @@ final class SqliteCheckpoints implements AutoCloseable {
     public void close() throws SQLException {
         thread.shutdown();
         try {
-            thread.awaitTermination(10, TimeUnit.SECONDS);
+            if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warning("A checkpoint of the SQLite WAL still ran after 10 s; the WAL may not be emptied at this stop");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -209,9 +209,15 @@ public final class SqliteKind implements DatabaseKind {
     public Access access(DSLContext dsl, DataSource pool, DatabaseSettings settings) {
         SqliteReaders readers = SqliteReaders.open(settings.jdbcUrl(), SqliteFile.connectionProperties(),
                 Math.max(2, Runtime.getRuntime().availableProcessors()));
+        SqliteCheckpoints checkpoints;
+        try {
+            checkpoints = SqliteCheckpoints.start(settings.jdbcUrl(), SqliteFile.connectionProperties());
+        } catch (RuntimeException e) {
+            readers.close();
+            throw e;
+        }
         GroupCommitWriter writer = new GroupCommitWriter(dsl, MAX_WRITES_PER_COMMIT,
                 MAX_QUEUED_WRITES, settings.connectionTimeout()).start();
-        SqliteCheckpoints checkpoints = SqliteCheckpoints.start(settings.jdbcUrl(), SqliteFile.connectionProperties());
         return new Access(readers, writer, List.of(writer, readers, checkpoints));
     }
 
