@@ -53,7 +53,7 @@ class ArchitectureRulesCatchViolationsTest {
     @Test
     void theDomainRuleCatchesJdbcIoNetworkLoggingAndOuterRings() {
         for (String used : new String[] {"java.sql.Connection", "java.nio.file.Path", "java.net.http.HttpClient",
-            "java.util.logging.Logger", "ApplicationId"}) {
+            "java.net.InetAddress", "java.util.logging.Logger", "ApplicationId"}) {
             assertCaught(ArchitectureRules.DOMAIN_USES_THE_PLAIN_JDK_ONLY, DomainUsingJdbcAndApplication.class, used);
         }
     }

@@ -1,14 +1,11 @@
 package org.donordata.domain.webhooks;
 
 import java.math.BigInteger;
-import java.net.InetAddress;
 import java.util.Arrays;
-import java.util.regex.Pattern;
 
 /** A CIDR range of IPv4 or IPv6 addresses, such as {@code 10.0.0.0/8} or {@code fc00::/7}. */
 public record NetworkRange(byte[] network, int prefixLength) {
 
-    private static final Pattern DOTTED_QUAD = Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
 
     public NetworkRange {
         network = network.clone();
@@ -30,12 +27,12 @@ public record NetworkRange(byte[] network, int prefixLength) {
         String text = cidr.strip();
         int slash = text.indexOf('/');
         String written = slash < 0 ? text : text.substring(0, slash);
-        if (!written.contains(":") && !DOTTED_QUAD.matcher(written).matches()) {
+        if (!written.contains(":") && !IpAddress.isDottedQuad(written)) {
             throw new IllegalArgumentException("not an IP address written out in full: " + text);
         }
-        InetAddress address = IpLiterals.parse(written)
+        IpAddress address = IpAddress.parse(written)
                 .orElseThrow(() -> new IllegalArgumentException("not an IP address: " + text));
-        int bits = address.getAddress().length * 8;
+        int bits = address.bytes().length * 8;
         int prefix = bits;
         if (slash >= 0) {
             String length = text.substring(slash + 1);
@@ -44,7 +41,7 @@ public record NetworkRange(byte[] network, int prefixLength) {
             }
             prefix = Integer.parseInt(length);
         }
-        return new NetworkRange(address.getAddress(), prefix);
+        return new NetworkRange(address.bytes(), prefix);
     }
 
     /** The range's first address, a copy: the refused ranges are shared by everyone. */
@@ -54,8 +51,8 @@ public record NetworkRange(byte[] network, int prefixLength) {
     }
 
     /** Whether the address lies in this range (an IPv4 address is never in an IPv6 range, nor the other way). */
-    public boolean contains(InetAddress address) {
-        byte[] bytes = address.getAddress();
+    public boolean contains(IpAddress address) {
+        byte[] bytes = address.bytes();
         if (bytes.length != network.length) {
             return false;
         }
@@ -78,10 +75,6 @@ public record NetworkRange(byte[] network, int prefixLength) {
 
     @Override
     public String toString() {
-        try {
-            return InetAddress.getByAddress(network).getHostAddress() + "/" + prefixLength;
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
+        return new IpAddress(network) + "/" + prefixLength;
     }
 }

@@ -1,6 +1,5 @@
 package org.donordata.domain.webhooks;
 
-import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.List;
 
@@ -54,7 +53,7 @@ public record WebhookAddresses(List<NetworkRange> allowed) {
     }
 
     /** Whether a message may go to this address. */
-    public boolean permits(InetAddress address) {
+    public boolean permits(IpAddress address) {
         return allowed.stream().anyMatch(range -> range.contains(address))
                 || REFUSED.stream().noneMatch(range -> range.contains(address));
     }

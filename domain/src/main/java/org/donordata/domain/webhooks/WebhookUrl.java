@@ -1,6 +1,5 @@
 package org.donordata.domain.webhooks;
 
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -58,7 +57,7 @@ public record WebhookUrl(URI uri) {
         if (uri.getRawFragment() != null) {
             return new Problem(subject, "must not have a fragment (#...)");
         }
-        Optional<InetAddress> literal = IpLiterals.parse(uri.getHost());
+        Optional<IpAddress> literal = IpAddress.parse(uri.getHost());
         if (literal.isPresent() && !rules.addresses().permits(literal.get())) {
             return new Problem(subject, "is a refused address (loopback, private, link-local, shared, multicast,"
                     + " broadcast or unspecified); DONORS_WEBHOOKS_ALLOW_NETWORKS can allow a range");

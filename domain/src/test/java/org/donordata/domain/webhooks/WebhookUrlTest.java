@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 
@@ -70,7 +69,26 @@ class WebhookUrlTest {
     @ValueSource(strings = {"127.1", "0x7f.0.0.1", "0x7f.1"})
     void refusesShortAndHexAddressesAsNoHost(String host) {
         assertNotNull(WebhookUrl.problem("url", "https://" + host + "/hook", STRICT), host);
-        assertEquals("127.0.0.1", IpLiterals.parse(host).orElseThrow().getHostAddress(), "inet_aton's reading");
+        assertEquals("127.0.0.1", IpAddress.parse(host).orElseThrow().toString(), "inet_aton's reading");
+    }
+
+    private static IpAddress address(String literal) {
+        return IpAddress.parse(literal).orElseThrow();
+    }
+
+    @Test
+    void ipv6LiteralsAreReadByTheirRfcWithoutALookUp() {
+        assertEquals("0:0:0:0:0:0:0:1", address("::1").toString());
+        assertEquals("2001:db8:0:0:0:0:2:1", address("[2001:DB8::2:1]").toString());
+        assertEquals("fe80:0:0:0:0:0:0:1", address("fe80::1%eth0").toString());
+        assertEquals("0:0:0:0:0:0:7f00:1", address("::127.0.0.1").toString());
+        assertEquals("10.0.0.1", address("::ffff:10.0.0.1").toString(), "IPv4-mapped is IPv4");
+        assertEquals("10.0.0.1", address("0:0:0:0:0:ffff:a00:1").toString());
+        assertEquals(address("1:2:3:4:5:6:7:8"), address("1:2:3:4:5:6:7:8"));
+        for (String wrong : List.of("1:2:3:4:5:6:7", "1:2:3:4:5:6:7:8:9", "1::2::3", ":1::", "1:::2", "12345::",
+                "g::1", "::1.2.3", "::256.0.0.1", "1.2.3.4::", "1:2:3:4:5:6:7:1.2.3.4", "::1:", "[::1")) {
+            assertTrue(IpAddress.parse(wrong).isEmpty(), wrong);
+        }
     }
 
     @Test
@@ -86,15 +104,15 @@ class WebhookUrlTest {
     @Test
     void addressesAreCheckedByRangeWithoutNameLookUps() throws Exception {
         WebhookAddresses strict = WebhookAddresses.STRICT;
-        assertFalse(strict.permits(InetAddress.getByName("127.0.0.1")));
-        assertFalse(strict.permits(InetAddress.getByName("::1")));
-        assertTrue(strict.permits(InetAddress.getByName("93.184.215.14")));
-        assertTrue(strict.permits(InetAddress.getByName("172.32.0.1")), "just outside 172.16.0.0/12");
-        assertTrue(strict.permits(InetAddress.getByName("100.128.0.1")), "just outside 100.64.0.0/10");
-        assertTrue(IpLiterals.parse("crm.example.org").isEmpty(), "a name is no literal, and is not looked up");
-        assertTrue(IpLiterals.parse("256.1.1.1").isEmpty());
-        assertTrue(IpLiterals.parse("1.2.3.4.5").isEmpty());
-        assertTrue(IpLiterals.parse("4294967296").isEmpty());
+        assertFalse(strict.permits(address("127.0.0.1")));
+        assertFalse(strict.permits(address("::1")));
+        assertTrue(strict.permits(address("93.184.215.14")));
+        assertTrue(strict.permits(address("172.32.0.1")), "just outside 172.16.0.0/12");
+        assertTrue(strict.permits(address("100.128.0.1")), "just outside 100.64.0.0/10");
+        assertTrue(IpAddress.parse("crm.example.org").isEmpty(), "a name is no literal, and is not looked up");
+        assertTrue(IpAddress.parse("256.1.1.1").isEmpty());
+        assertTrue(IpAddress.parse("1.2.3.4.5").isEmpty());
+        assertTrue(IpAddress.parse("4294967296").isEmpty());
         assertEquals(NetworkRange.parse("10.0.0.0/8"), NetworkRange.parse(" 10.0.0.0/8 "));
         for (String wrong : List.of("10/8", "172.16/12", "010.0.0.0/8", "0x0a.0.0.0/8", "256.0.0.0/8", "10.0.0.0/33", "::/129", "example.org/8", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/8,")) {
             assertThrows(IllegalArgumentException.class, () -> WebhookAddresses.allowing(wrong), wrong);
@@ -102,7 +120,7 @@ class WebhookUrlTest {
         assertEquals(WebhookAddresses.STRICT, WebhookAddresses.allowing(" "));
         byte[] shared = WebhookAddresses.REFUSED.getFirst().network();
         shared[0] = 93;
-        assertFalse(WebhookAddresses.STRICT.permits(InetAddress.getByName("0.0.0.1")), "the refused ranges are no one's to change");
+        assertFalse(WebhookAddresses.STRICT.permits(address("0.0.0.1")), "the refused ranges are no one's to change");
     }
 
     @Test

@@ -1,0 +1,75 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import org.donordata.domain.webhooks.WebhookSecret;
+import org.donordata.domain.webhooks.WebhookSignature;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The service's signatures as a receiver checks them with Standard Webhooks' own library (npm standardwebhooks, at
+ * the pinned version, installed here by npm): not only with the project's own code.
+ */
+class StandardWebhooksVerifierTest {
+
+    static final String STANDARD_WEBHOOKS = "standardwebhooks@1.1.1";
+    private static final Path VERIFIER = Path.of("target", "standardwebhooks");
+
+    private static final String BODY = "{\"type\":\"donor.updated\",\"timestamp\":\"2026-11-25T09:30:00.123456Z\","
+            + "\"data\":{\"id\":42,\"version\":3,\"changes_token\":\"AbC-_9\",\"changed_by\":null}}";
+
+    @Test
+    void theReferenceLibraryAcceptsTheServicesSignaturesAndRefusesAnyOther() throws Exception {
+        WebhookSecret old = WebhookSecret.make();
+        WebhookSecret current = WebhookSecret.make();
+        long now = Instant.now().getEpochSecond();
+        byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+        String signed = WebhookSignature.header(List.of(old), "msg_1", now, body);
+        String duringRotation = WebhookSignature.header(List.of(current, old), "msg_2", now, body);
+
+        List<String> verdicts = verify(Json.createArrayBuilder()
+                .add(message(old, "msg_1", now, signed, BODY))
+                .add(message(old, "msg_2", now, duringRotation, BODY))
+                .add(message(current, "msg_2", now, duringRotation, BODY))
+                .add(message(old, "msg_1", now, signed, BODY.replace("42", "43")))
+                .add(message(current, "msg_1", now, signed, BODY))
+                .add(message(old, "msg_9", now, signed, BODY)));
+
+        assertEquals("ok", verdicts.get(0), "signed with the secret");
+        assertEquals("ok", verdicts.get(1), "a rotation's two signatures, checked with the old secret");
+        assertEquals("ok", verdicts.get(2), "and with the new one");
+        for (int i = 3; i < 6; i++) {
+            assertEquals("refused", verdicts.get(i).split(" ")[0], "a changed body, another secret, another id: " + i);
+        }
+    }
+
+    private static jakarta.json.JsonObject message(WebhookSecret secret, String id, long timestamp, String signature,
+            String body) {
+        return Json.createObjectBuilder().add("secret", secret.written()).add("id", id).add("timestamp", timestamp)
+                .add("signature", signature).add("body", body).build();
+    }
+
+    private static List<String> verify(JsonArrayBuilder messages) throws Exception {
+        Files.createDirectories(VERIFIER);
+        ExternalTool install = ExternalTool.run(VERIFIER, 5, List.of("npm", "install", "--no-audit", "--no-fund",
+                "--no-save", "--prefix", ".", STANDARD_WEBHOOKS));
+        assertEquals(0, install.exit(), install.output());
+        Path script = VERIFIER.resolve("verify.cjs");
+        try (var source = StandardWebhooksVerifierTest.class.getResourceAsStream("/webhooks/verify.cjs")) {
+            Files.write(script, source.readAllBytes());
+        }
+        Path input = VERIFIER.resolve("messages.json");
+        Files.writeString(input, messages.build().toString());
+        ExternalTool run = ExternalTool.run(VERIFIER, 2, List.of("node", "verify.cjs", "messages.json"));
+        assertEquals(0, run.exit(), run.output());
+        return run.output().lines().filter(line -> line.startsWith("ok") || line.startsWith("refused")).toList();
+    }
+}
