@@ -7,9 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
+import org.donordata.domain.webhooks.WebhookEventType;
+import org.donordata.domain.webhooks.WebhookMessage;
 import org.donordata.domain.webhooks.WebhookSecret;
 import org.donordata.domain.webhooks.WebhookSignature;
 import org.junit.jupiter.api.Test;
@@ -23,8 +26,9 @@ class StandardWebhooksVerifierTest {
     static final String STANDARD_WEBHOOKS = "standardwebhooks@1.1.1";
     private static final Path VERIFIER = Path.of("target", "standardwebhooks");
 
-    private static final String BODY = "{\"type\":\"donor.updated\",\"timestamp\":\"2026-11-25T09:30:00.123456Z\","
-            + "\"data\":{\"id\":42,\"version\":3,\"changes_token\":\"AbC-_9\",\"changed_by\":null}}";
+    private static final WebhookMessage MESSAGE = new WebhookMessage(7, WebhookEventType.DONOR_UPDATED,
+            Instant.parse("2026-11-25T09:30:00.123456Z"), 42, 3, "AbC-_9", Optional.empty());
+    private static final String BODY = new String(MESSAGE.body(), StandardCharsets.UTF_8);
 
     @Test
     void theReferenceLibraryAcceptsTheServicesSignaturesAndRefusesAnyOther() throws Exception {
@@ -32,15 +36,16 @@ class StandardWebhooksVerifierTest {
         WebhookSecret current = WebhookSecret.make();
         long now = Instant.now().getEpochSecond();
         byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
-        String signed = WebhookSignature.header(List.of(old), "msg_1", now, body);
-        String duringRotation = WebhookSignature.header(List.of(current, old), "msg_2", now, body);
+        String id = MESSAGE.id();
+        String signed = WebhookSignature.header(List.of(old), id, now, body);
+        String duringRotation = WebhookSignature.header(List.of(current, old), id, now, body);
 
         List<String> verdicts = verify(Json.createArrayBuilder()
-                .add(message(old, "msg_1", now, signed, BODY))
-                .add(message(old, "msg_2", now, duringRotation, BODY))
-                .add(message(current, "msg_2", now, duringRotation, BODY))
-                .add(message(old, "msg_1", now, signed, BODY.replace("42", "43")))
-                .add(message(current, "msg_1", now, signed, BODY))
+                .add(message(old, id, now, signed, BODY))
+                .add(message(old, id, now, duringRotation, BODY))
+                .add(message(current, id, now, duringRotation, BODY))
+                .add(message(old, id, now, signed, BODY.replace("42", "43")))
+                .add(message(current, id, now, signed, BODY))
                 .add(message(old, "msg_9", now, signed, BODY)));
 
         assertEquals("ok", verdicts.get(0), "signed with the secret");
