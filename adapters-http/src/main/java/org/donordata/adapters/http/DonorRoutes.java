@@ -18,6 +18,7 @@ import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.AuditRecord;
 import org.donordata.application.Caller;
+import org.donordata.application.ChangeTokens;
 import org.donordata.application.ChangesPage;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorService;

@@ -5,6 +5,7 @@ import java.util.List;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import org.donordata.application.ApplicationService;
+import org.donordata.application.ChangeTokens;
 import org.donordata.application.DonorService;
 import org.donordata.application.TrailService;
 

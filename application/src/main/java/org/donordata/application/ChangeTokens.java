@@ -1,4 +1,4 @@
-package org.donordata.adapters.http;
+package org.donordata.application;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,6 @@ import javax.crypto.Cipher;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import org.donordata.application.ApplicationId;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Problem;
@@ -23,9 +22,10 @@ import org.donordata.domain.Problem;
  * installation's change count, which on PostgreSQL follows its transaction ids), and the calling application's id and
  * the block are signed with HMAC-SHA-256, so a token the service did not issue, or issued to another application, is
  * refused. Both keys come from the installation's secret, which its database keeps: every node gives out and accepts
- * the same tokens, across restarts and database copies. Deterministic: one position is always one token.
+ * the same tokens, across restarts and database copies. Deterministic: one position is always one token. The feed
+ * hands them out and takes them back; a webhook message carries the one just after its change.
  */
-final class ChangeTokens {
+public final class ChangeTokens {
 
     private static final byte VERSION = 2;
     private static final int POSITION_BYTES = 16;
@@ -37,7 +37,7 @@ final class ChangeTokens {
     private final SecretKeySpec signing;
 
     /** @param secret the installation's secret, at least 32 random bytes */
-    ChangeTokens(byte[] secret) {
+    public ChangeTokens(byte[] secret) {
         if (secret.length < 32) {
             throw new IllegalArgumentException("a change token secret has at least 32 bytes");
         }
@@ -45,7 +45,7 @@ final class ChangeTokens {
         this.signing = new SecretKeySpec(derive(secret, "change-token signature"), "HmacSHA256");
     }
 
-    String encode(ApplicationId owner, ChangePosition position) {
+    public String encode(ApplicationId owner, ChangePosition position) {
         byte[] token = new byte[TOKEN_BYTES];
         token[0] = VERSION;
         byte[] block = ByteBuffer.allocate(POSITION_BYTES).putLong(position.change()).putLong(position.donorId()).array();
@@ -55,7 +55,7 @@ final class ChangeTokens {
     }
 
     /** @throws InvalidInputException naming {@code since} for a token this service did not give this application */
-    ChangePosition decode(ApplicationId owner, String text) {
+    public ChangePosition decode(ApplicationId owner, String text) {
         byte[] token;
         try {
             token = text.length() == TOKEN_LENGTH ? Base64.getUrlDecoder().decode(text) : null;

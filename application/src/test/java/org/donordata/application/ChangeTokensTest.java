@@ -1,4 +1,4 @@
-package org.donordata.adapters.http;
+package org.donordata.application;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
-import org.donordata.application.ApplicationId;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.InvalidInputException;
 import org.junit.jupiter.api.Test;
@@ -18,14 +17,15 @@ class ChangeTokensTest {
 
     private static final ApplicationId OWNER = new ApplicationId(7);
     private static final ChangePosition POSITION = new ChangePosition(123_456_789L, 4_711L);
-    private final ChangeTokens tokens = new ChangeTokens(ApiFixture.CHANGE_TOKEN_SECRET);
+    private static final byte[] SECRET = "a fixed secret of thirty-two bytes or more".getBytes(StandardCharsets.US_ASCII);
+    private final ChangeTokens tokens = new ChangeTokens(SECRET);
 
     @Test
     void aTokenGivesBackItsPositionToItsOwnerOnAnyNodeWithTheSameSecret() {
         String token = tokens.encode(OWNER, POSITION);
 
         assertEquals(POSITION, tokens.decode(OWNER, token));
-        assertEquals(POSITION, new ChangeTokens(ApiFixture.CHANGE_TOKEN_SECRET.clone()).decode(OWNER, token));
+        assertEquals(POSITION, new ChangeTokens(SECRET.clone()).decode(OWNER, token));
         assertEquals(token, tokens.encode(OWNER, POSITION), "one position, one token");
         assertEquals(ChangePosition.START, tokens.decode(OWNER, tokens.encode(OWNER, ChangePosition.START)));
     }
