@@ -1,0 +1,87 @@
+package org.donordata.domain.webhooks;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import org.donordata.domain.ChangePosition;
+
+/**
+ * Where delivery to one endpoint stands (contract section 16), as the database keeps it and the API shows it: the
+ * feed position it has delivered through, which moves only when a message was answered 2xx, so nothing is ever
+ * skipped; and its failures, which decide when the same message is sent again or the endpoint is disabled.
+ *
+ * @param deliveredThrough every change up to here was answered 2xx (or passed over as one of its ignored keys')
+ * @param disabledReason present when delivery is stopped: disabled by its failures, a 410, or its owner
+ * @param failingSince when the first of {@code consecutiveFailures} happened; empty while none
+ * @param nextAttemptAt when the failed message is sent again; empty while none failed
+ */
+public record DeliveryState(ChangePosition deliveredThrough, Optional<String> disabledReason,
+        Optional<Instant> lastSuccessAt, Optional<Instant> lastFailureAt, Optional<String> lastFailure,
+        int consecutiveFailures, Optional<Instant> failingSince, Optional<Instant> nextAttemptAt) {
+
+    public DeliveryState {
+        if (consecutiveFailures < 0 || consecutiveFailures > 0 != failingSince.isPresent()) {
+            throw new IllegalArgumentException("failures in a row have a first one, and only then");
+        }
+    }
+
+    /** A new endpoint: delivery starts with the changes after {@code position} (those committed after it was made). */
+    public static DeliveryState startingAfter(ChangePosition position) {
+        return new DeliveryState(position, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 0,
+                Optional.empty(), Optional.empty());
+    }
+
+    public boolean enabled() {
+        return disabledReason.isEmpty();
+    }
+
+    /** Whether a message is to be sent now: enabled, and not waiting for a retry's time. */
+    public boolean due(Instant now) {
+        return enabled() && nextAttemptAt.map(at -> !now.isBefore(at)).orElse(true);
+    }
+
+    /** The message about the change at {@code through} was answered 2xx (or passed over): on to the next. */
+    public DeliveryState delivered(ChangePosition through, Instant at) {
+        if (through.compareTo(deliveredThrough) <= 0) {
+            throw new IllegalArgumentException("delivery only moves forward in the feed");
+        }
+        return new DeliveryState(through, disabledReason, Optional.of(at), lastFailureAt, lastFailure, 0,
+                Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * The message was not answered 2xx: the position stays, and the policy decides when it is sent again or whether
+     * the endpoint is disabled.
+     *
+     * @param failure what went wrong, as the API shows it ("HTTP 500", "timed out", "refused address")
+     * @param gone whether the endpoint answered 410 Gone
+     */
+    public DeliveryState failed(String failure, boolean gone, Instant at, FailurePolicy policy) {
+        int failures = consecutiveFailures + 1;
+        Instant since = failingSince.orElse(at);
+        return switch (policy.afterFailure(since, failures, at, gone)) {
+            case FailurePolicy.RetryAt retry -> new DeliveryState(deliveredThrough, disabledReason, lastSuccessAt,
+                    Optional.of(at), Optional.of(failure), failures, Optional.of(since), Optional.of(retry.at()));
+            case FailurePolicy.Disable disable -> new DeliveryState(deliveredThrough, Optional.of(disable.reason()),
+                    lastSuccessAt, Optional.of(at), Optional.of(failure), failures, Optional.of(since), Optional.empty());
+        };
+    }
+
+    /** Its owner stopped it; the position stays. */
+    public DeliveryState disabled(String reason) {
+        return new DeliveryState(deliveredThrough, Optional.of(reason), lastSuccessAt, lastFailureAt, lastFailure,
+                consecutiveFailures, failingSince, Optional.empty());
+    }
+
+    /** Enabled again: it resumes exactly where it stopped, at once, its failures forgotten (their last one shown). */
+    public DeliveryState enabledAgain() {
+        return new DeliveryState(deliveredThrough, Optional.empty(), lastSuccessAt, lastFailureAt, lastFailure, 0,
+                Optional.empty(), Optional.empty());
+    }
+
+    /** Replay: delivery goes on from {@code position}, earlier or later than where it stood, at once. */
+    public DeliveryState replayingAfter(ChangePosition position) {
+        return new DeliveryState(position, disabledReason, lastSuccessAt, lastFailureAt, lastFailure, 0,
+                Optional.empty(), Optional.empty());
+    }
+}
