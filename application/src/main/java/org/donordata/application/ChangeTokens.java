@@ -1,5 +1,6 @@
 package org.donordata.application;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -47,9 +48,7 @@ public final class ChangeTokens {
     public String encode(ApplicationId owner, ChangePosition position) {
         byte[] token = new byte[TOKEN_BYTES];
         token[0] = VERSION;
-        byte[] block = new byte[POSITION_BYTES];
-        bigEndian(position.change(), block, 0);
-        bigEndian(position.donorId(), block, Long.BYTES);
+        byte[] block = ByteBuffer.allocate(POSITION_BYTES).putLong(position.change()).putLong(position.donorId()).array();
         System.arraycopy(aes(Cipher.ENCRYPT_MODE, block), 0, token, 1, POSITION_BYTES);
         System.arraycopy(tag(owner, token), 0, token, 1 + POSITION_BYTES, TAG_BYTES);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(token);
@@ -72,8 +71,8 @@ public final class ChangeTokens {
         if (!MessageDigest.isEqual(tag, tag(owner, token))) {
             throw refused();
         }
-        byte[] position = aes(Cipher.DECRYPT_MODE, Arrays.copyOfRange(token, 1, 1 + POSITION_BYTES));
-        return new ChangePosition(bigEndian(position, 0), bigEndian(position, Long.BYTES));
+        ByteBuffer position = ByteBuffer.wrap(aes(Cipher.DECRYPT_MODE, Arrays.copyOfRange(token, 1, 1 + POSITION_BYTES)));
+        return new ChangePosition(position.getLong(), position.getLong());
     }
 
     // One message for every refusal: which check failed is no business of whoever holds a bad token.
@@ -87,9 +86,7 @@ public final class ChangeTokens {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(signing);
-            byte[] application = new byte[Long.BYTES];
-            bigEndian(owner.value(), application, 0);
-            mac.update(application);
+            mac.update(ByteBuffer.allocate(Long.BYTES).putLong(owner.value()).array());
             mac.update(token, 0, 1 + POSITION_BYTES);
             return Arrays.copyOf(mac.doFinal(), TAG_BYTES);
         } catch (GeneralSecurityException e) {
@@ -107,21 +104,6 @@ public final class ChangeTokens {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("every Java runtime has AES", e);
         }
-    }
-
-    // A long's eight bytes, most significant first, as the tokens have always held them.
-    private static void bigEndian(long value, byte[] into, int at) {
-        for (int i = 0; i < Long.BYTES; i++) {
-            into[at + i] = (byte) (value >>> (56 - 8 * i));
-        }
-    }
-
-    private static long bigEndian(byte[] from, int at) {
-        long value = 0;
-        for (int i = 0; i < Long.BYTES; i++) {
-            value = value << 8 | from[at + i] & 0xff;
-        }
-        return value;
     }
 
     private static byte[] derive(byte[] secret, String purpose) {

@@ -20,7 +20,7 @@ class ChangeTokensTest {
     private static final byte[] SECRET = "a fixed secret of thirty-two bytes or more".getBytes(StandardCharsets.US_ASCII);
     private final ChangeTokens tokens = new ChangeTokens(SECRET);
 
-    // A token given before an upgrade still reads after it: this one was written through java.nio's ByteBuffer (8a62346).
+    // A token given before an upgrade still reads after it: this one was written by the build of 8a62346.
     @Test
     void aTokenKeepsItsSpellingAcrossVersions() {
         ChangePosition position = new ChangePosition(123_456_789L, Long.MAX_VALUE - 4711L);

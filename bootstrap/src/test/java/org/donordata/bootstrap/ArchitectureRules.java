@@ -36,11 +36,12 @@ final class ArchitectureRules {
 
     /**
      * What the inner rings may use of the JDK: the language, collections, time, numbers, text, digests and MACs,
-     * checksums and charsets. Not I/O, networking, logging, concurrency or JDBC: those belong to adapters.
+     * checksums, charsets and byte buffers (java.nio itself, none of its channels or files). Not I/O, networking,
+     * logging, concurrency or JDBC: those belong to adapters.
      */
     private static final String[] PLAIN_JDK = {"java.lang..", "java.util", "java.util.function", "java.util.stream",
         "java.util.regex", "java.time..", "java.math", "java.text", "java.security", "javax.crypto..", "java.util.zip",
-        "java.nio.charset"};
+        "java.nio", "java.nio.charset"};
 
     /**
      * java.net's one value the inner rings may hold: a URI (a webhook's address), parsed by the same parser the adapter
