@@ -1,19 +1,14 @@
 package org.donordata.domain.webhooks;
 
 import java.math.BigInteger;
-import java.util.Arrays;
 
 /** A CIDR range of IPv4 or IPv6 addresses, such as {@code 10.0.0.0/8} or {@code fc00::/7}. */
-public record NetworkRange(byte[] network, int prefixLength) {
-
+public record NetworkRange(IpAddress network, int prefixLength) {
 
     public NetworkRange {
-        network = network.clone();
-        if (network.length != 4 && network.length != 16) {
-            throw new IllegalArgumentException("an address has 4 or 16 bytes");
-        }
-        if (prefixLength < 0 || prefixLength > network.length * 8) {
-            throw new IllegalArgumentException("a prefix of " + network.length * 8 + " bits at most");
+        int bits = network.bytes().length * 8;
+        if (prefixLength < 0 || prefixLength > bits) {
+            throw new IllegalArgumentException("a prefix of " + bits + " bits at most");
         }
     }
 
@@ -41,40 +36,24 @@ public record NetworkRange(byte[] network, int prefixLength) {
             }
             prefix = Integer.parseInt(length);
         }
-        return new NetworkRange(address.bytes(), prefix);
-    }
-
-    /** The range's first address, a copy: the refused ranges are shared by everyone. */
-    @Override
-    public byte[] network() {
-        return network.clone();
+        return new NetworkRange(address, prefix);
     }
 
     /** Whether the address lies in this range (an IPv4 address is never in an IPv6 range, nor the other way). */
     public boolean contains(IpAddress address) {
         byte[] bytes = address.bytes();
-        if (bytes.length != network.length) {
+        byte[] first = network.bytes();
+        if (bytes.length != first.length) {
             return false;
         }
-        int total = network.length * 8;
+        int total = first.length * 8;
         BigInteger mask = prefixLength == 0 ? BigInteger.ZERO
                 : BigInteger.ONE.shiftLeft(prefixLength).subtract(BigInteger.ONE).shiftLeft(total - prefixLength);
-        return new BigInteger(1, bytes).and(mask).equals(new BigInteger(1, network).and(mask));
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof NetworkRange range && prefixLength == range.prefixLength
-                && Arrays.equals(network, range.network);
-    }
-
-    @Override
-    public int hashCode() {
-        return 31 * Arrays.hashCode(network) + prefixLength;
+        return new BigInteger(1, bytes).and(mask).equals(new BigInteger(1, first).and(mask));
     }
 
     @Override
     public String toString() {
-        return new IpAddress(network) + "/" + prefixLength;
+        return network + "/" + prefixLength;
     }
 }

@@ -118,7 +118,7 @@ class WebhookUrlTest {
             assertThrows(IllegalArgumentException.class, () -> WebhookAddresses.allowing(wrong), wrong);
         }
         assertEquals(WebhookAddresses.STRICT, WebhookAddresses.allowing(" "));
-        byte[] shared = WebhookAddresses.REFUSED.getFirst().network();
+        byte[] shared = WebhookAddresses.REFUSED.getFirst().network().bytes();
         shared[0] = 93;
         assertFalse(WebhookAddresses.STRICT.permits(address("0.0.0.1")), "the refused ranges are no one's to change");
     }
