@@ -51,6 +51,18 @@ public interface DonorRepository {
      */
     List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count);
 
+    /**
+     * {@link #changesAfter}, as webhook messages tell of the changes: the same changes in the same order, each with the
+     * key that made it (the latest trail record of the donor).
+     */
+    List<ChangeEvent> changeEventsAfter(ApplicationId owner, ChangePosition after, int count);
+
+    /**
+     * The position after the owner's latest change that {@link #changesAfter} can hand out now: reading from it gives
+     * every change committed after this call (and perhaps some committed just before).
+     */
+    ChangePosition latestChange(ApplicationId owner);
+
     Optional<Donor> find(ApplicationId owner, long id);
 
     /** The donor {@link #find} reads, as the API shows it. */

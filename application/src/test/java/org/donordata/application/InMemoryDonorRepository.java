@@ -21,6 +21,7 @@ import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.IdempotencyKey;
+import org.donordata.domain.webhooks.WebhookEventType;
 
 /**
  * The donor port in memory, for tests of what drives it. {@link InMemoryDonorRepositoryTest} runs the port's contract
@@ -68,6 +69,31 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
                 .map(row -> new Changed(DonorDocuments.render(row.donor()), new ChangePosition(row.change(), row.donor().id())))
                 .filter(changed -> changed.position().compareTo(after) > 0)
                 .sorted(Comparator.comparing(Changed::position)).limit(DonorRepository.checkedCount(count)).toList();
+    }
+
+    @Override
+    public synchronized List<ChangeEvent> changeEventsAfter(ApplicationId owner, ChangePosition after, int count) {
+        return rows.stream().filter(row -> row.owner().equals(owner))
+                .filter(row -> new ChangePosition(row.change(), row.donor().id()).compareTo(after) > 0)
+                .sorted(Comparator.comparing(row -> new ChangePosition(row.change(), row.donor().id())))
+                .limit(DonorRepository.checkedCount(count))
+                .map(row -> new ChangeEvent(row.donor().id(), row.donor().version(), WebhookEventType.of(row.donor()),
+                        row.donor().updatedAt(), new ChangePosition(row.change(), row.donor().id()),
+                        latestActorKey(row.donor().id())))
+                .toList();
+    }
+
+    private Optional<Long> latestActorKey(long donorId) {
+        return trail.reversed().stream().map(OwnedRecord::record)
+                .filter(record -> record.donorId().equals(Optional.of(donorId))).findFirst()
+                .flatMap(record -> record.actor().keyId());
+    }
+
+    @Override
+    public synchronized ChangePosition latestChange(ApplicationId owner) {
+        return rows.stream().filter(row -> row.owner().equals(owner))
+                .map(row -> new ChangePosition(row.change(), row.donor().id())).max(Comparator.naturalOrder())
+                .orElse(ChangePosition.START);
     }
 
     @Override

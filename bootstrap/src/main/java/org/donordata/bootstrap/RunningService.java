@@ -17,12 +17,14 @@ final class RunningService implements AutoCloseable {
     private final Wiring wiring;
     private final WebServer server;
     private final Runnable unregisterMeters;
+    private final WebhookDeliverers deliverers;
     private boolean closed;
 
-    private RunningService(Wiring wiring, WebServer server, Runnable unregisterMeters) {
+    private RunningService(Wiring wiring, WebServer server, Runnable unregisterMeters, WebhookDeliverers deliverers) {
         this.wiring = wiring;
         this.server = server;
         this.unregisterMeters = unregisterMeters;
+        this.deliverers = deliverers;
     }
 
     /**
@@ -63,7 +65,7 @@ final class RunningService implements AutoCloseable {
                     + settings.http().host() + ":" + server.port() + "/api/v1");
             out.println("Health and metrics on http://" + settings.http().adminHost() + ":" + HttpApi.adminPort(server)
                     + "/observe");
-            return new RunningService(wiring, server, unregisterMeters);
+            return new RunningService(wiring, server, unregisterMeters, wiring.startWebhookDeliverers());
         } catch (RuntimeException failure) {
             unregisterMeters.run();
             wiring.close();
@@ -114,7 +116,8 @@ final class RunningService implements AutoCloseable {
 
     /**
      * Stops as contract section 12 asks: no new connections, requests in flight finished (each socket waits up to
-     * its grace period), then the writes queued committed and the database closed. Safe to call more than once.
+     * its grace period), webhook deliveries under way finished and their leases given up, then the writes queued
+     * committed and the database closed. Safe to call more than once.
      */
     @Override
     public synchronized void close() {
@@ -123,6 +126,7 @@ final class RunningService implements AutoCloseable {
         }
         closed = true;
         server.stop();
+        deliverers.close();
         unregisterMeters.run();
         wiring.close();
     }

@@ -10,6 +10,10 @@ import org.donordata.adapters.http.HttpSettings;
 import org.donordata.adapters.http.HttpSettingsException;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.SqlDatabase;
+import org.donordata.domain.webhooks.FailurePolicy;
+import org.donordata.domain.webhooks.RetrySchedule;
+import org.donordata.domain.webhooks.WebhookAddresses;
+import org.donordata.domain.webhooks.WebhookUrl;
 
 /**
  * The service's configuration, read from environment variables (README: "Configuration"): the only place that knows
@@ -19,7 +23,17 @@ import org.donordata.adapters.sql.SqlDatabase;
  * @param apiKeyCacheLifetime how long a node remembers an api key it found (see SqlDatabase#open)
  * @param apiKey the key the default application is given on start, if configured
  */
-record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCacheLifetime, Optional<String> apiKey) {
+record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCacheLifetime, Optional<String> apiKey,
+        Webhooks webhooks) {
+
+    /**
+     * What webhooks may do (contract section 16).
+     *
+     * @param urls where endpoints may be: plain http or not, and the refused ranges' exceptions
+     * @param failures when a failed message is sent again, and when an endpoint is disabled
+     */
+    record Webhooks(WebhookUrl.Rules urls, FailurePolicy failures) {
+    }
 
     static final String DEFAULT_HOST = "127.0.0.1";
     static final int DEFAULT_PORT = 8080;
@@ -30,7 +44,29 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
         return new Settings(http(variables), database(variables),
                 variables.number("DONORS_API_KEY_CACHE_SECONDS", 0, 3_600).map(Duration::ofSeconds)
                         .orElse(SqlDatabase.DEFAULT_API_KEY_CACHE_LIFETIME),
-                variables.text("DONORS_API_KEY"));
+                variables.text("DONORS_API_KEY"), webhooks(variables));
+    }
+
+    private static Webhooks webhooks(Variables env) {
+        WebhookAddresses addresses = env.text("DONORS_WEBHOOKS_ALLOW_NETWORKS").map(list -> {
+            try {
+                return WebhookAddresses.allowing(list);
+            } catch (IllegalArgumentException unusable) {
+                throw new IllegalArgumentException("DONORS_WEBHOOKS_ALLOW_NETWORKS: " + unusable.getMessage(), unusable);
+            }
+        }).orElse(WebhookAddresses.STRICT);
+        RetrySchedule schedule = env.text("DONORS_WEBHOOKS_RETRY_SECONDS").map(list -> {
+            try {
+                return RetrySchedule.parse(list);
+            } catch (IllegalArgumentException unusable) {
+                throw new IllegalArgumentException("DONORS_WEBHOOKS_RETRY_SECONDS must be whole seconds separated by"
+                        + " commas, such as 5,30,120: " + unusable.getMessage(), unusable);
+            }
+        }).orElse(RetrySchedule.DEFAULT);
+        Duration disableAfter = env.number("DONORS_WEBHOOKS_DISABLE_AFTER_SECONDS", 1, 31_536_000)
+                .map(Duration::ofSeconds).orElse(FailurePolicy.DEFAULT_DISABLE_AFTER);
+        return new Webhooks(new WebhookUrl.Rules(env.flag("DONORS_WEBHOOKS_ALLOW_HTTP"), addresses),
+                new FailurePolicy(schedule, disableAfter));
     }
 
     private static HttpSettings http(Variables env) {
@@ -100,7 +136,7 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
     @Override
     public String toString() {
         return "Settings[http=" + http + ", database=" + database + ", apiKeyCacheLifetime=" + apiKeyCacheLifetime
-                + ", apiKey=" + (apiKey.isPresent() ? "set" : "unset") + "]";
+                + ", apiKey=" + (apiKey.isPresent() ? "set" : "unset") + ", webhooks=" + webhooks + "]";
     }
 
     private record Variables(Map<String, String> env) {

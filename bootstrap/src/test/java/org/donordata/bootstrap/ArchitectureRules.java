@@ -74,10 +74,11 @@ final class ArchitectureRules {
      * (package sql: SqlDatabase, DatabaseSettings; sql.copy: DatabaseCopy).
      */
     static final ArchRule SQL_ADAPTER_INSIDES_STAY_INSIDE_IT = ownedBy(
-            "a database's own package, or the SQL adapter's donors, applications or trail", new String[] {
+            "a database's own package, or the SQL adapter's donors, applications, trail or webhooks", new String[] {
                 "org.donordata.adapters.sql.sqlite..", "org.donordata.adapters.sql.postgres..",
                 "org.donordata.adapters.sql.mariadb..", "org.donordata.adapters.sql.donors..",
-                "org.donordata.adapters.sql.applications..", "org.donordata.adapters.sql.trail.."}, SQL);
+                "org.donordata.adapters.sql.applications..", "org.donordata.adapters.sql.trail..",
+                "org.donordata.adapters.sql.webhooks.."}, SQL);
 
     static final ArchRule JOOQ_HIKARI_FLYWAY_AND_JDBC_BELONG_TO_THE_SQL_ADAPTER = ownedBy(
             "jOOQ, HikariCP, Flyway, the JDBC drivers and JDBC", new String[] {"org.jooq..", "com.zaxxer.hikari..",

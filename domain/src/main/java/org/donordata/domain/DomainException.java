@@ -7,7 +7,7 @@ package org.donordata.domain;
 public sealed abstract class DomainException extends RuntimeException
         permits InvalidInputException, DonorNotFoundException, DuplicateExternalIdException,
         DonorVersionMismatchException, IdempotencyKeyReuseException, DonorErasedException, DonorMergedException,
-        MergeRefusedException {
+        MergeRefusedException, WebhookNotFoundException, WebhookLimitException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

@@ -1,12 +1,15 @@
 package org.donordata.adapters.http;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 import io.helidon.http.Method;
+import io.helidon.http.PathMatchers;
 import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.application.Caller;
@@ -58,6 +61,25 @@ final class Access {
             }
             route.handler().handle(req, res, caller);
         };
+    }
+
+    /** The path's GET (and HEAD) and POST routes, either absent (null); every other method is answered 405. */
+    // HEAD is served wherever GET is (RFC 9110 asks it of every server); any other method gets a 405.
+    void resource(HttpRouting.Builder routing, String path, Route get, Route post) {
+        List<String> methods = new ArrayList<>();
+        if (get != null) {
+            routing.route(Method.predicate(Method.GET, Method.HEAD), PathMatchers.create(path),
+                    guard(Method.GET, path, get));
+            methods.add("GET, HEAD");
+        }
+        if (post != null) {
+            routing.post(path, guard(Method.POST, path, post));
+            methods.add("POST");
+        }
+        String allow = String.join(", ", methods);
+        routing.any(path, (req, res) -> {
+            throw ApiException.methodNotAllowed(req.prologue().method(), allow);
+        });
     }
 
     List<Registered> registered() {

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Optional;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Method;
-import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
@@ -49,11 +47,12 @@ final class DonorRoutes {
     private final DonorService donors;
     private final TrailService trail;
     private final ChangeTokens tokens;
-    private final Access access = new Access();
+    private final Access access;
     private final HttpMetrics metrics;
 
-    DonorRoutes(DonorService donors, TrailService trail, ChangeTokens tokens, HttpMetrics metrics) {
+    DonorRoutes(DonorService donors, TrailService trail, ChangeTokens tokens, HttpMetrics metrics, Access access) {
         this.metrics = metrics;
+        this.access = access;
         this.donors = donors;
         this.trail = trail;
         this.tokens = tokens;
@@ -61,40 +60,16 @@ final class DonorRoutes {
 
     // The feed before "{id}", which would take "changes" for an id.
     void register(HttpRouting.Builder routing) {
-        resource(routing, ROOT, anyKey(this::index), null);
-        resource(routing, ROOT + "/", anyKey(this::index), null);
-        resource(routing, DONORS, needs(Scope.DONORS_READ, this::list), needs(Scope.DONORS_WRITE, this::create));
-        resource(routing, DONORS + "/changes", needs(Scope.DONORS_READ, this::changes), null);
-        resource(routing, DONORS + "/external/{externalId}", null, needs(Scope.DONORS_WRITE, this::upsert));
-        resource(routing, DONORS + "/{id}", needs(Scope.DONORS_READ, this::get), needs(Scope.DONORS_WRITE, this::modify));
-        resource(routing, DONORS + "/{id}/history", needs(Scope.DONORS_READ, this::history), null);
-        resource(routing, DONORS + "/{id}/erase", null, needs(Scope.DONORS_ERASE, this::erase));
-        resource(routing, DONORS + "/{id}/duplicates", needs(Scope.DONORS_READ, this::duplicates), null);
-        resource(routing, DONORS + "/{id}/merge", null, needs(Scope.DONORS_WRITE, this::merge));
-    }
-
-    /** Every route registered, with what it needs. */
-    List<Access.Registered> registered() {
-        return access.registered();
-    }
-
-    // HEAD is served wherever GET is (RFC 9110 asks it of every server); any other method gets a 405.
-    private void resource(HttpRouting.Builder routing, String path, Access.Route get, Access.Route post) {
-        List<String> methods = new ArrayList<>();
-        if (get != null) {
-            routing.route(Method.predicate(Method.GET, Method.HEAD), PathMatchers.create(path),
-                    access.guard(Method.GET, path, get));
-            methods.add("GET, HEAD");
-        }
-        if (post != null) {
-            routing.post(path, access.guard(Method.POST, path, post));
-            methods.add("POST");
-        }
-        String allowed = String.join(", ", methods);
-        String allow = allowed;
-        routing.any(path, (req, res) -> {
-            throw ApiException.methodNotAllowed(req.prologue().method(), allow);
-        });
+        access.resource(routing, ROOT, anyKey(this::index), null);
+        access.resource(routing, ROOT + "/", anyKey(this::index), null);
+        access.resource(routing, DONORS, needs(Scope.DONORS_READ, this::list), needs(Scope.DONORS_WRITE, this::create));
+        access.resource(routing, DONORS + "/changes", needs(Scope.DONORS_READ, this::changes), null);
+        access.resource(routing, DONORS + "/external/{externalId}", null, needs(Scope.DONORS_WRITE, this::upsert));
+        access.resource(routing, DONORS + "/{id}", needs(Scope.DONORS_READ, this::get), needs(Scope.DONORS_WRITE, this::modify));
+        access.resource(routing, DONORS + "/{id}/history", needs(Scope.DONORS_READ, this::history), null);
+        access.resource(routing, DONORS + "/{id}/erase", null, needs(Scope.DONORS_ERASE, this::erase));
+        access.resource(routing, DONORS + "/{id}/duplicates", needs(Scope.DONORS_READ, this::duplicates), null);
+        access.resource(routing, DONORS + "/{id}/merge", null, needs(Scope.DONORS_WRITE, this::merge));
     }
 
     private void index(ServerRequest req, ServerResponse res, Caller caller) {

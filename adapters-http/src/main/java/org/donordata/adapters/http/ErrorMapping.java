@@ -24,6 +24,8 @@ import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.IdempotencyKeyReuseException;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.MergeRefusedException;
+import org.donordata.domain.WebhookLimitException;
+import org.donordata.domain.WebhookNotFoundException;
 
 /**
  * The one place where errors become statuses and envelopes: errors thrown while routing, and the errors the
@@ -76,6 +78,8 @@ final class ErrorMapping {
             case DonorErasedException erased -> Status.CONFLICT_409;
             case DonorMergedException merged -> Status.CONFLICT_409;
             case MergeRefusedException refused -> Status.CONFLICT_409;
+            case WebhookNotFoundException notFound -> Status.NOT_FOUND_404;
+            case WebhookLimitException full -> Status.CONFLICT_409;
         };
     }
 

@@ -8,6 +8,7 @@ import org.donordata.application.ApplicationService;
 import org.donordata.application.ChangeTokens;
 import org.donordata.application.DonorService;
 import org.donordata.application.TrailService;
+import org.donordata.application.webhooks.WebhookService;
 
 /**
  * The HTTP JSON API (contract sections 1 to 7): its route table and error handling, on a server hardened against the
@@ -16,16 +17,19 @@ import org.donordata.application.TrailService;
 public final class HttpApi {
 
     private final HttpMetrics metrics = HttpMetrics.global();
+    private final Access access = new Access();
     private final DonorRoutes donors;
+    private final WebhookRoutes webhooks;
     private final ApplicationService applications;
 
     /**
-     * @param changeTokenSecret the installation's secret for the sync feed's tokens (at least 32 random bytes, the
-     *        same on every node of the installation and kept with its data, so tokens outlive restarts)
+     * @param tokens the sync feed's tokens, keyed by the installation's secret (the same on every node of the
+     *        installation and kept with its data, so tokens outlive restarts)
      */
-    public HttpApi(DonorService donors, TrailService trail, ApplicationService applications,
-            byte[] changeTokenSecret) {
-        this.donors = new DonorRoutes(donors, trail, new ChangeTokens(changeTokenSecret), metrics);
+    public HttpApi(DonorService donors, TrailService trail, ApplicationService applications, WebhookService webhooks,
+            ChangeTokens tokens) {
+        this.donors = new DonorRoutes(donors, trail, tokens, metrics, access);
+        this.webhooks = new WebhookRoutes(webhooks, tokens, access);
         this.applications = applications;
     }
 
@@ -55,7 +59,7 @@ public final class HttpApi {
 
     /** Every route of the API, with the scope it needs: what a test walks. */
     List<Access.Registered> routes() {
-        return donors.registered();
+        return access.registered();
     }
 
     /**
@@ -87,6 +91,7 @@ public final class HttpApi {
         routing.any(new ApiKeyCheck(applications, limits));
         PathSpelling.register(routing);
         donors.register(routing);
+        webhooks.register(routing);
         ErrorMapping.register(routing);
     }
 }

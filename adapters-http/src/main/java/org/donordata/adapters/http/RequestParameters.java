@@ -31,6 +31,7 @@ import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.PageRequest;
 import org.donordata.domain.Problem;
 import org.donordata.domain.SearchQuery;
+import org.donordata.domain.WebhookNotFoundException;
 
 /**
  * What a request's path, query and headers say, parsed here at the edge: the core takes typed values. What is
@@ -74,6 +75,16 @@ final class RequestParameters {
         long value = isDonorId(id) && id.charAt(0) != '0' ? Long.parseLong(id) : 0;
         if (value < 1) {
             throw new DonorNotFoundException();
+        }
+        return value;
+    }
+
+    /** @throws WebhookNotFoundException unless the path's {@code id} is a positive whole number */
+    static long webhookId(ServerRequest req) {
+        String id = req.path().pathParameters().get("id");
+        long value = isDonorId(id) && id.charAt(0) != '0' ? Long.parseLong(id) : 0;
+        if (value < 1) {
+            throw new WebhookNotFoundException();
         }
         return value;
     }

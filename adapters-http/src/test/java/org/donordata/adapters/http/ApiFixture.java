@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,16 +16,21 @@ import java.util.Set;
 import org.donordata.application.ApiKey;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.ApplicationRepository;
 import org.donordata.application.ApplicationService;
 import org.donordata.application.Authentication;
 import org.donordata.application.Caller;
+import org.donordata.application.ChangeTokens;
 import org.donordata.application.DonorService;
 import org.donordata.application.InMemoryDonorRepository;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.application.Scope;
 import org.donordata.application.TrailService;
+import org.donordata.application.webhooks.InMemoryWebhookRepository;
+import org.donordata.application.webhooks.WebhookService;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.webhooks.WebhookUrl;
 
 /**
  * The API over the real DonorService and an in-memory store. The service is a spy, so tests can check it was
@@ -46,14 +52,21 @@ final class ApiFixture {
     final InMemoryDonorRepository store = new InMemoryDonorRepository();
     final DonorService donors = spy(new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC)));
     final ApplicationService applications = mock(ApplicationService.class);
+    final InMemoryWebhookRepository webhookStore = new InMemoryWebhookRepository(store);
+    private final ApplicationRepository keys = mock(ApplicationRepository.class);
+    final WebhookService webhooks = new WebhookService(webhookStore, keys, WebhookUrl.Rules.STRICT,
+            Clock.fixed(NOW, ZoneOffset.UTC));
 
     ApiFixture() {
         when(applications.authenticate(KEY)).thenReturn(new Authentication.Valid(CALLER));
         when(applications.authenticate(OTHER_KEY)).thenReturn(new Authentication.Valid(OTHER_CALLER));
+        when(keys.keys(APPLICATION.id())).thenReturn(List.of(CALLER.key()));
+        when(keys.keys(OTHER_APPLICATION.id())).thenReturn(List.of(OTHER_CALLER.key()));
     }
 
     HttpApi api() {
-        return new HttpApi(donors, new TrailService(store, store), applications, CHANGE_TOKEN_SECRET);
+        return new HttpApi(donors, new TrailService(store, store), applications, webhooks,
+                new ChangeTokens(CHANGE_TOKEN_SECRET));
     }
 
     static ApiKey key(long id, Application application, String name, Set<Scope> scopes) {
@@ -71,6 +84,7 @@ final class ApiFixture {
     /** Forgets donors, stubbing and calls between tests; the spy goes on calling the real service. */
     void reset() {
         store.clear();
+        webhookStore.clear();
         org.mockito.Mockito.reset(donors);
     }
 

@@ -33,9 +33,11 @@ import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.FoldStoredEmails;
 import org.donordata.adapters.sql.donors.IndexStoredDonors;
 import org.donordata.adapters.sql.donors.SqlDonorRepository;
+import org.donordata.adapters.sql.webhooks.SqlWebhookRepository;
 import org.donordata.application.ApplicationRepository;
 import org.donordata.application.AuditTrail;
 import org.donordata.application.DonorRepository;
+import org.donordata.application.webhooks.WebhookRepository;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.jooq.DSLContext;
@@ -66,6 +68,7 @@ public final class SqlDatabase implements AutoCloseable {
     private final DonorRepository donors;
     private final ApplicationRepository applications;
     private final AuditTrail trail;
+    private final WebhookRepository webhooks;
     private final List<AutoCloseable> closedFirst = new ArrayList<>();
     private final StorageFailures failures;
     private final Writes writes;
@@ -93,6 +96,7 @@ public final class SqlDatabase implements AutoCloseable {
         this.unguardedWrites = writes;
         this.writes = failures.guard(writes);
         this.donors = new SqlDonorRepository(DonorQueries.of(kind), failures.guard(reads), this.writes);
+        this.webhooks = failures.guard(new SqlWebhookRepository(dsl, donors));
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */
@@ -163,6 +167,11 @@ public final class SqlDatabase implements AutoCloseable {
 
     public ApplicationRepository applications() {
         return applications;
+    }
+
+    /** Webhook endpoints and where delivery to each stands. */
+    public WebhookRepository webhooks() {
+        return webhooks;
     }
 
     /**

@@ -24,6 +24,9 @@ import org.donordata.application.Caller;
 import org.donordata.application.KeyHash;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.application.StorageUnavailableException.Cause;
+import org.donordata.application.webhooks.WebhookEndpoint;
+import org.donordata.application.webhooks.WebhookRepository;
+import org.donordata.domain.webhooks.DeliveryState;
 
 /**
  * The database failing in a way that is no bug: it cannot be reached (stopped, restarted, the network cut), or it has
@@ -252,6 +255,59 @@ final class StorageFailures {
             public void recordUse(long keyId, Instant at) {
                 write(() -> {
                     applications.recordUse(keyId, at);
+                    return null;
+                });
+            }
+        };
+    }
+
+    /** A webhook repository whose every call passes through this. */
+    WebhookRepository guard(WebhookRepository webhooks) {
+        return new WebhookRepository() {
+            @Override
+            public Optional<WebhookEndpoint> create(ApplicationId owner, NewEndpoint endpoint, int limit, Instant now) {
+                return write(() -> webhooks.create(owner, endpoint, limit, now));
+            }
+
+            @Override
+            public List<WebhookEndpoint> list(ApplicationId owner) {
+                return read(() -> webhooks.list(owner));
+            }
+
+            @Override
+            public Optional<WebhookEndpoint> find(ApplicationId owner, long id) {
+                return read(() -> webhooks.find(owner, id));
+            }
+
+            @Override
+            public boolean update(WebhookEndpoint changed) {
+                return write(() -> webhooks.update(changed));
+            }
+
+            @Override
+            public boolean remove(ApplicationId owner, long id) {
+                return write(() -> webhooks.remove(owner, id));
+            }
+
+            @Override
+            public List<WebhookEndpoint> enabled() {
+                return read(webhooks::enabled);
+            }
+
+            @Override
+            public boolean lease(long id, String node, Instant until, Instant now) {
+                return write(() -> webhooks.lease(id, node, until, now));
+            }
+
+            @Override
+            public boolean saveState(long id, long revision, String node, DeliveryState state) {
+                return write(() -> webhooks.saveState(id, revision, node, state));
+            }
+
+            @Override
+            public void release(long id, String node) {
+                write(() -> {
+                    webhooks.release(id, node);
                     return null;
                 });
             }

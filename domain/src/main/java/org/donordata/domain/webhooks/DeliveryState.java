@@ -49,6 +49,15 @@ public record DeliveryState(ChangePosition deliveredThrough, Optional<String> di
                 Optional.empty(), Optional.empty());
     }
 
+    /** The change at {@code through} is not for this endpoint (one of its ignored keys made it): on to the next. */
+    public DeliveryState passedOver(ChangePosition through) {
+        if (through.compareTo(deliveredThrough) <= 0) {
+            throw new IllegalArgumentException("delivery only moves forward in the feed");
+        }
+        return new DeliveryState(through, disabledReason, lastSuccessAt, lastFailureAt, lastFailure,
+                consecutiveFailures, failingSince, nextAttemptAt);
+    }
+
     /**
      * The message was not answered 2xx: the position stays, and the policy decides when it is sent again or whether
      * the endpoint is disabled.

@@ -24,12 +24,17 @@ public enum WebhookEventType {
      * survivor too).
      */
     public static WebhookEventType of(Donor donor) {
-        if (donor.merged()) {
+        return of(donor.merged(), donor.erased(), donor.version());
+    }
+
+    /** {@link #of(Donor)}, from what a read of the feed keeps of the donor. */
+    public static WebhookEventType of(boolean merged, boolean erased, long version) {
+        if (merged) {
             return DONOR_MERGED;
         }
-        if (donor.erased()) {
+        if (erased) {
             return DONOR_ERASED;
         }
-        return donor.version() == 1 ? DONOR_CREATED : DONOR_UPDATED;
+        return version == 1 ? DONOR_CREATED : DONOR_UPDATED;
     }
 }

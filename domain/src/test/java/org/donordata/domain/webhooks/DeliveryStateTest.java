@@ -65,6 +65,17 @@ class DeliveryStateTest {
     }
 
     @Test
+    void aChangePassedOverMovesThePositionButIsNoSuccess() {
+        DeliveryState state = DeliveryState.startingAfter(ChangePosition.START);
+
+        DeliveryState passed = state.passedOver(FIRST);
+
+        assertEquals(FIRST, passed.deliveredThrough());
+        assertEquals(Optional.empty(), passed.lastSuccessAt());
+        assertThrows(IllegalArgumentException.class, () -> passed.passedOver(FIRST), "never backwards");
+    }
+
+    @Test
     void replayGoesOnFromAnyPosition() {
         DeliveryState state = DeliveryState.startingAfter(SECOND).failed("HTTP 500", false, T0, POLICY);
 

@@ -13,7 +13,7 @@ import org.jooq.impl.DSL;
 
 /**
  * A table that {@link DatabaseCopy} copies row by row, in the order of the constants: keys and donors refer to
- * applications, the trail to all three.
+ * applications, the trail to all three, webhook endpoints to applications.
  */
 public enum CopiedTable {
 
@@ -21,6 +21,7 @@ public enum CopiedTable {
     API_KEYS(Tables.API_KEYS, Tables.API_KEYS.ID, "key"),
     DONORS(Tables.DONORS, Tables.DONORS.ID, "donor"),
     AUDIT_TRAIL(Tables.AUDIT_TRAIL, Tables.AUDIT_TRAIL.ID, "trail record"),
+    WEBHOOK_ENDPOINTS(Tables.WEBHOOK_ENDPOINTS, Tables.WEBHOOK_ENDPOINTS.ID, "webhook endpoint"),
     // The sync feed's tokens given out by the source stay valid on the target.
     INSTALLATION_SECRETS(Tables.INSTALLATION_SECRETS, Tables.INSTALLATION_SECRETS.ID, "installation secret");
 

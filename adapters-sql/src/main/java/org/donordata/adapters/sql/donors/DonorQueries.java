@@ -325,7 +325,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * change_seq, id) of V4; only changes the database says no earlier change can still come before
      * ({@link DatabaseKind#changesFinal}).
      */
-    private static Select<?> changes(DatabaseKind kind, List<Field<?>> selected) {
+    static Select<?> changes(DatabaseKind kind, List<Field<?>> selected) {
         return DSL.select(selected).from(DONORS)
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION),
                         DSL.row(DONORS.CHANGE_SEQ, DONORS.ID).gt(CHANGE,

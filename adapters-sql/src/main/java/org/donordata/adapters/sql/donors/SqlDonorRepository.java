@@ -11,6 +11,7 @@ import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.Writes;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.ChangeEvent;
 import org.donordata.application.Changed;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorRepository;
@@ -30,9 +31,11 @@ public final class SqlDonorRepository implements DonorRepository {
     private final DonorQueries queries;
     private final Reads reads;
     private final Writes writes;
+    private final ChangeEvents events;
 
     public SqlDonorRepository(DonorQueries queries, Reads reads, Writes writes) {
         this.queries = queries;
+        this.events = ChangeEvents.of(queries.kind());
         this.reads = reads;
         this.writes = writes;
     }
@@ -108,6 +111,19 @@ public final class SqlDonorRepository implements DonorRepository {
         DonorRepository.checkedCount(count);
         return read(queries.changes(), byId(owner, after.donorId()).set(DonorQueries.CHANGE, after.change())
                 .set(DonorQueries.COUNT, count), changes -> queries.changed(changes, count));
+    }
+
+    @Override
+    public List<ChangeEvent> changeEventsAfter(ApplicationId owner, ChangePosition after, int count) {
+        DonorRepository.checkedCount(count);
+        return read(events.events(), byId(owner, after.donorId()).set(DonorQueries.CHANGE, after.change())
+                .set(DonorQueries.COUNT, count), query -> ChangeEvents.read(query, queries.kind(), count));
+    }
+
+    @Override
+    public ChangePosition latestChange(ApplicationId owner) {
+        return read(events.latest(), new Bindings(queries.kind()).set(DonorQueries.APPLICATION, owner.value()),
+                ChangeEvents::readLatest);
     }
 
     /** The write runs in the transaction its Writes gives it, on this node's connections: see DonorRows. */

@@ -1,0 +1,26 @@
+-- The same as db/migration/postgresql/V11, which explains it.
+CREATE TABLE webhook_endpoints (
+    id                    BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+    application_id        BIGINT NOT NULL,
+    url                   VARCHAR(2000) NOT NULL,
+    description           VARCHAR(500) NOT NULL,
+    secret                VARCHAR(100) NOT NULL,
+    previous_secret       VARCHAR(100),
+    previous_secret_until DATETIME(6),
+    ignore_keys           VARCHAR(2000) NOT NULL,
+    created_at            DATETIME(6) NOT NULL,
+    delivered_change      BIGINT NOT NULL,
+    delivered_donor       BIGINT NOT NULL,
+    disabled_reason       VARCHAR(200),
+    last_success_at       DATETIME(6),
+    last_failure_at       DATETIME(6),
+    last_failure          VARCHAR(200),
+    consecutive_failures  INT NOT NULL,
+    failing_since         DATETIME(6),
+    next_attempt_at       DATETIME(6),
+    revision              BIGINT NOT NULL,
+    lease_node            VARCHAR(100),
+    lease_until           DATETIME(6),
+    CONSTRAINT webhook_endpoints_application_fk FOREIGN KEY (application_id) REFERENCES applications (id),
+    INDEX webhook_endpoints_application (application_id, id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_nopad_bin;

@@ -1,0 +1,172 @@
+package org.donordata.application.webhooks;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.donordata.application.ChangeEvent;
+import org.donordata.application.ChangeTokens;
+import org.donordata.application.DonorRepository;
+import org.donordata.domain.webhooks.DeliveryState;
+import org.donordata.domain.webhooks.FailurePolicy;
+import org.donordata.domain.webhooks.WebhookMessage;
+import org.donordata.domain.webhooks.WebhookSignature;
+
+/**
+ * Delivers an endpoint's messages (contract section 16): its owner's changes after where it stands, in feed order, one
+ * at a time, each until it is answered 2xx or fails; the position stored moves only past messages answered 2xx (or
+ * changes passed over as the endpoint's ignored keys'), so nothing is skipped, even across a crash. One node at a time
+ * delivers to an endpoint: a run holds the endpoint's lease in the database, renewing it as it goes, and stores nothing
+ * once it has lost it or the owner changed the endpoint. The threads that call {@link #run} are the adapter's.
+ */
+public final class WebhookDelivery {
+
+    /** How many changes a run reads and sends at most; their position is stored once, at the run's end. */
+    static final int BATCH = 100;
+    /** How often a long run stores where it stands, so a crash sends again at most this much. */
+    private static final Duration SAVE_EVERY = Duration.ofSeconds(1);
+
+    private final WebhookRepository endpoints;
+    private final DonorRepository donors;
+    private final WebhookSender sender;
+    private final ChangeTokens tokens;
+    private final FailurePolicy policy;
+    private final Duration lease;
+    private final Clock clock;
+
+    /**
+     * @param lease how long a node's hold on an endpoint lasts without renewal: another node takes the endpoint over
+     *        at most this long after its node stopped
+     */
+    public WebhookDelivery(WebhookRepository endpoints, DonorRepository donors, WebhookSender sender,
+            ChangeTokens tokens, FailurePolicy policy, Duration lease, Clock clock) {
+        this.endpoints = endpoints;
+        this.donors = donors;
+        this.sender = sender;
+        this.tokens = tokens;
+        this.policy = policy;
+        this.lease = lease;
+        this.clock = clock;
+    }
+
+    /**
+     * What one run did.
+     *
+     * @param endpoint the endpoint with the delivery state the run stored: what the next run starts from
+     * @param failure why the message that failed did, as the API shows it
+     * @param disabledReason present when the failure disabled the endpoint
+     * @param more whether more changes wait now: run again at once
+     * @param oldestUndelivered when the oldest change not yet delivered was made; empty when none waits
+     * @param leased whether this node held the endpoint (else the run did nothing)
+     */
+    public record Run(WebhookEndpoint endpoint, int succeeded, Optional<String> failure, Optional<String> disabledReason,
+            boolean more, Optional<Instant> oldestUndelivered, boolean leased) {
+    }
+
+    /** Every application's enabled endpoints, as stored now: which to {@link #run}. */
+    public List<WebhookEndpoint> enabled() {
+        return endpoints.enabled();
+    }
+
+    /**
+     * Sends the endpoint's next messages, as this node, if it may: the endpoint is due (enabled, not waiting for a
+     * retry) and no other node holds it.
+     *
+     * @param endpoint as read by {@link #enabled}; a run after the owner changed it stores nothing
+     * @return what was sent, and whether more changes wait now ({@code more}: run again at once)
+     */
+    public Run run(WebhookEndpoint endpoint, String node) {
+        Instant started = clock.instant();
+        if (!endpoint.state().due(started) || !endpoints.lease(endpoint.id(), node, started.plus(lease), started)) {
+            return new Run(endpoint, 0, Optional.empty(), Optional.empty(), false, Optional.empty(), false);
+        }
+        Instant leasedUntil = started.plus(lease);
+        DeliveryState state = endpoint.state();
+        List<ChangeEvent> events = donors.changeEventsAfter(endpoint.owner(), state.deliveredThrough(), BATCH + 1);
+        int sendable = Math.min(events.size(), BATCH);
+        Instant savedAt = started;
+        int succeeded = 0;
+        for (int i = 0; i < sendable; i++) {
+            ChangeEvent event = events.get(i);
+            Instant now = clock.instant();
+            // Renewed at half time, so that the lease never lapses while a message is under way (at most 10 s).
+            if (Duration.between(now, leasedUntil).compareTo(lease.dividedBy(2)) < 0) {
+                if (!endpoints.lease(endpoint.id(), node, now.plus(lease), now)) {
+                    return stopped(endpoint, succeeded, event);
+                }
+                leasedUntil = now.plus(lease);
+            }
+            if (endpoint.ignores(event.changedBy())) {
+                state = state.passedOver(event.position());
+                continue;
+            }
+            WebhookSender.Result result = send(endpoint, event, now);
+            Instant answered = clock.instant();
+            if (!result.succeeded()) {
+                String failure = describe(result);
+                state = state.failed(failure, isGone(result), answered, policy);
+                endpoints.saveState(endpoint.id(), endpoint.revision(), node, state);
+                return new Run(endpoint.withState(state), succeeded, Optional.of(failure), state.disabledReason(), false,
+                        Optional.of(event.at()), true);
+            }
+            succeeded++;
+            state = state.delivered(event.position(), answered);
+            if (Duration.between(savedAt, answered).compareTo(SAVE_EVERY) >= 0) {
+                if (!endpoints.saveState(endpoint.id(), endpoint.revision(), node, state)) {
+                    return stopped(endpoint, succeeded, event);
+                }
+                savedAt = answered;
+            }
+        }
+        boolean stored = sendable == 0 || endpoints.saveState(endpoint.id(), endpoint.revision(), node, state);
+        boolean more = stored && events.size() > BATCH;
+        return new Run(endpoint.withState(state), succeeded, Optional.empty(), Optional.empty(), more,
+                events.size() > BATCH ? Optional.of(events.get(BATCH).at()) : Optional.empty(), true);
+    }
+
+    /**
+     * The run lost its lease, or the owner changed the endpoint: it stops, storing nothing; the next run reads the
+     * endpoint again.
+     */
+    private static Run stopped(WebhookEndpoint endpoint, int succeeded, ChangeEvent undelivered) {
+        return new Run(endpoint, succeeded, Optional.empty(), Optional.empty(), false,
+                Optional.of(undelivered.at()), true);
+    }
+
+    private WebhookSender.Result send(WebhookEndpoint endpoint, ChangeEvent event, Instant now) {
+        WebhookMessage message = new WebhookMessage(endpoint.id(), event.type(), event.at(), event.donorId(),
+                event.version(), tokens.encode(endpoint.owner(), event.position()), event.changedBy());
+        byte[] body = message.body();
+        long timestamp = now.getEpochSecond();
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("webhook-id", message.id());
+        headers.put("webhook-timestamp", Long.toString(timestamp));
+        headers.put("webhook-signature", WebhookSignature.header(endpoint.signingSecrets(now), message.id(), timestamp,
+                body));
+        headers.put("content-type", "application/json");
+        return sender.send(endpoint.url(), headers, body);
+    }
+
+    /** Gives up this node's lease on the endpoint, so another node may take it over at once (when this one stops). */
+    public void release(long endpointId, String node) {
+        endpoints.release(endpointId, node);
+    }
+
+    /** A failure as the API shows it. */
+    static String describe(WebhookSender.Result result) {
+        return switch (result) {
+            case WebhookSender.Answered answered when answered.status() >= 300 && answered.status() < 400 ->
+                "HTTP " + answered.status() + " (redirects are not followed)";
+            case WebhookSender.Answered answered -> "HTTP " + answered.status();
+            case WebhookSender.Failed failed -> failed.reason();
+        };
+    }
+
+    private static boolean isGone(WebhookSender.Result result) {
+        return result instanceof WebhookSender.Answered answered && answered.status() == 410;
+    }
+}

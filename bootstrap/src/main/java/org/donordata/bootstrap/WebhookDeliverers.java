@@ -1,0 +1,186 @@
+package org.donordata.bootstrap;
+
+import java.lang.management.ManagementFactory;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.Gauge;
+import io.helidon.metrics.api.Meter;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.metrics.api.Metrics;
+import io.helidon.metrics.api.Tag;
+
+import org.donordata.application.webhooks.WebhookDelivery;
+import org.donordata.application.webhooks.WebhookEndpoint;
+
+/**
+ * This node's deliverers of webhook messages (contract section 16), off the request path: every
+ * {@link #TICK} one platform thread reads the enabled endpoints and starts a run for each that has none under way here,
+ * each on a virtual thread of its own, at most {@link #MAX_RUNS} at once (so at most that many connections out). A run
+ * goes on at once while changes wait. The endpoint's lease in the database keeps other nodes off it
+ * ({@link WebhookDelivery}); on close, runs under way finish (for a while) and the leases are given up, so another node
+ * takes over at once. The outcomes are counted, disablings logged, and each endpoint's oldest undelivered change aged
+ * in the metrics.
+ */
+final class WebhookDeliverers implements AutoCloseable {
+
+    static final Duration TICK = Duration.ofMillis(200);
+    /** A node that stops without giving up its leases is taken over this long after its last renewal at most. */
+    static final Duration LEASE = Duration.ofSeconds(10);
+    static final int MAX_RUNS = 32;
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+    private static final System.Logger LOG = System.getLogger("donors.webhooks");
+
+    private final WebhookDelivery delivery;
+    private final Clock clock;
+    private final String node = nodeName();
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "webhook-deliverers");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final ExecutorService runs = Executors.newThreadPerTaskExecutor(Thread.ofVirtual()
+            .name("webhook-delivery-", 0).factory());
+    private final Semaphore slots = new Semaphore(MAX_RUNS);
+    private final Set<Long> running = ConcurrentHashMap.newKeySet();
+    private final Set<Long> leased = ConcurrentHashMap.newKeySet();
+    private final Map<Long, Instant> oldestUndelivered = new ConcurrentHashMap<>();
+    private final Map<Long, Meter> ages = new ConcurrentHashMap<>();
+    private final MeterRegistry registry = Metrics.globalRegistry();
+    private final Counter delivered;
+    private final Counter failed;
+    private final Counter disabled;
+    private volatile boolean closed;
+
+    private WebhookDeliverers(WebhookDelivery delivery, Clock clock) {
+        this.delivery = delivery;
+        this.clock = clock;
+        this.delivered = outcomes("delivered");
+        this.failed = outcomes("failed");
+        this.disabled = registry.getOrCreate(Counter.builder("donors.webhooks.disabled")
+                .description("Endpoints disabled by their failures or a 410 (each is logged with its reason)"));
+    }
+
+    /** Starts delivering; close to stop. */
+    static WebhookDeliverers start(WebhookDelivery delivery, Clock clock) {
+        WebhookDeliverers deliverers = new WebhookDeliverers(delivery, clock);
+        deliverers.ticker.scheduleWithFixedDelay(deliverers::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+        return deliverers;
+    }
+
+    private Counter outcomes(String outcome) {
+        return registry.getOrCreate(Counter.builder("donors.webhooks.messages")
+                .description("Webhook messages sent, by outcome: delivered (answered 2xx) or failed")
+                .tags(List.of(Tag.create("outcome", outcome))));
+    }
+
+    private void tick() {
+        try {
+            for (WebhookEndpoint endpoint : delivery.enabled()) {
+                if (closed) {
+                    return;
+                }
+                if (running.add(endpoint.id())) {
+                    if (slots.tryAcquire()) {
+                        runs.execute(() -> runWhileChangesWait(endpoint));
+                    } else {
+                        running.remove(endpoint.id());
+                    }
+                }
+            }
+        } catch (RuntimeException failure) {
+            // The database may be away for a while; the next tick tries again.
+            LOG.log(System.Logger.Level.WARNING, "Could not read the webhook endpoints: " + failure.getMessage());
+        }
+    }
+
+    private void runWhileChangesWait(WebhookEndpoint endpoint) {
+        try {
+            WebhookEndpoint next = endpoint;
+            WebhookDelivery.Run run;
+            do {
+                run = delivery.run(next, node);
+                recorded(run);
+                next = run.endpoint();
+            } while (run.more() && !closed);
+        } catch (RuntimeException failure) {
+            LOG.log(System.Logger.Level.WARNING, "Delivery to webhook endpoint " + endpoint.id() + " stopped: "
+                    + failure.getMessage() + "; it is tried again shortly");
+        } finally {
+            running.remove(endpoint.id());
+            slots.release();
+        }
+    }
+
+    private void recorded(WebhookDelivery.Run run) {
+        if (!run.leased()) {
+            return;
+        }
+        long id = run.endpoint().id();
+        leased.add(id);
+        delivered.increment(run.succeeded());
+        run.failure().ifPresent(failure -> {
+            failed.increment();
+            LOG.log(System.Logger.Level.INFO, "Webhook endpoint " + id + " failed: " + failure + "; "
+                    + run.endpoint().state().nextAttemptAt().map(at -> "sent again at " + at).orElse("not sent again"));
+        });
+        run.disabledReason().ifPresent(reason -> {
+            disabled.increment();
+            LOG.log(System.Logger.Level.WARNING, "Webhook endpoint " + id + " disabled: " + reason
+                    + "; its owner can enable it again, and delivery resumes where it stopped");
+        });
+        run.oldestUndelivered().ifPresentOrElse(at -> oldestUndelivered.put(id, at), () -> oldestUndelivered.remove(id));
+        ages.computeIfAbsent(id, unused -> registry.getOrCreate(Gauge.builder("donors.webhooks.undelivered.age.seconds",
+                () -> ageSeconds(id)).description("Age of the oldest change not yet delivered to the endpoint (0 when"
+                        + " none waits), as this node last saw it").tags(List.of(Tag.create("endpoint",
+                                Long.toString(id))))));
+    }
+
+    private double ageSeconds(long id) {
+        Instant oldest = oldestUndelivered.get(id);
+        return oldest == null ? 0 : Math.max(0, Duration.between(oldest, clock.instant()).toMillis() / 1000.0);
+    }
+
+    /** Stops starting runs, lets those under way finish for a while, and gives up this node's leases. */
+    @Override
+    public void close() {
+        closed = true;
+        ticker.shutdownNow();
+        runs.shutdown();
+        try {
+            if (!runs.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                runs.shutdownNow();
+            }
+        } catch (InterruptedException interrupted) {
+            runs.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        try {
+            leased.forEach(id -> delivery.release(id, node));
+        } catch (RuntimeException failure) {
+            // The leases then end by themselves, LEASE after their last renewal.
+        }
+        ages.values().forEach(registry::remove);
+    }
+
+    /** Names this node in the leases it holds: its host, process and a random part, so two starts never share one. */
+    private static String nodeName() {
+        byte[] random = new byte[4];
+        new SecureRandom().nextBytes(random);
+        String name = ManagementFactory.getRuntimeMXBean().getName() + "/" + HexFormat.of().formatHex(random);
+        return name.length() <= 100 ? name : name.substring(name.length() - 100);
+    }
+}
