@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 class StandardWebhooksVerifierTest {
 
     static final String STANDARD_WEBHOOKS = "standardwebhooks@1.1.1";
-    private static final Path VERIFIER = Path.of("target", "standardwebhooks");
 
     private static final WebhookMessage MESSAGE = new WebhookMessage(7, WebhookEventType.DONOR_UPDATED,
             Instant.parse("2026-11-25T09:30:00.123456Z"), 42, 3, "AbC-_9", Optional.empty());
@@ -63,17 +62,11 @@ class StandardWebhooksVerifierTest {
     }
 
     private static List<String> verify(JsonArrayBuilder messages) throws Exception {
-        Files.createDirectories(VERIFIER);
-        ExternalTool install = ExternalTool.run(VERIFIER, 5, List.of("npm", "install", "--no-audit", "--no-fund",
-                "--no-save", "--prefix", ".", STANDARD_WEBHOOKS));
-        assertEquals(0, install.exit(), install.output());
-        Path script = VERIFIER.resolve("verify.cjs");
-        try (var source = StandardWebhooksVerifierTest.class.getResourceAsStream("/webhooks/verify.cjs")) {
-            Files.write(script, source.readAllBytes());
-        }
-        Path input = VERIFIER.resolve("messages.json");
+        WebhookReceiver.install();
+        Path input = WebhookReceiver.directory().resolve("messages.json");
         Files.writeString(input, messages.build().toString());
-        ExternalTool run = ExternalTool.run(VERIFIER, 2, List.of("node", "verify.cjs", "messages.json"));
+        ExternalTool run = ExternalTool.run(WebhookReceiver.directory(), 2, List.of("node", "verify.cjs",
+                "messages.json"));
         assertEquals(0, run.exit(), run.output());
         return run.output().lines().filter(line -> line.startsWith("ok") || line.startsWith("refused")).toList();
     }

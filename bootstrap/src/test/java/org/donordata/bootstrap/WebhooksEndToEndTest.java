@@ -1,0 +1,231 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Webhooks end to end (contract section 16), on SQLite: the service in a process of its own, the receiver in another,
+ * which checks every message with Standard Webhooks' reference library (npm standardwebhooks).
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class WebhooksEndToEndTest {
+
+    private static final String KEY = "webhooks-test-key-0123456789";
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final Duration WITHIN = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    private Map<String, String> env(boolean allowLoopback) {
+        Map<String, String> env = new HashMap<>(Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
+                "DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"), "DONORS_RATE_LIMIT_PER_SECOND", "1000000",
+                "DONORS_WEBHOOKS_ALLOW_HTTP", "true", "DONORS_WEBHOOKS_RETRY_SECONDS", "1"));
+        if (allowLoopback) {
+            env.put("DONORS_WEBHOOKS_ALLOW_NETWORKS", "127.0.0.0/8");
+        }
+        return env;
+    }
+
+    @Test
+    void everyChangeReachesTheReceiverSignedInFeedOrderWithoutPersonalDataAndNotTheIgnoredKeysOwn() throws Exception {
+        Map<String, String> env = env(true);
+        try (WebhookReceiver receiver = WebhookReceiver.start(0, "200", SECRET);
+                ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"))) {
+            ApiClient api = new ApiClient(service.port());
+            String crmKey = EndToEndTest.lastLine(CommandRun.of(env, "keys", "create", "--application", "1",
+                    "--name", "CRM", "--scopes", "donors:write").out());
+            long crmKeyId = keyIds(env).getLast();
+            long endpoint = created(api.post("/api/v1/webhooks", KEY, "{\"url\": \"" + receiver.url()
+                    + "\", \"secret\": \"" + SECRET + "\", \"ignore_keys\": [" + crmKeyId + "]}"));
+
+            long ada = created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Ada\", \"last_name\": \"Lovelace\","
+                    + " \"email\": \"ada@example.org\"}"));
+            WebhookReceiver.Received adaCreated = await(receiver, ada, "donor.created");
+            api.post("/api/v1/donors/" + ada, KEY, "{\"city\": \"London\"}");
+            await(receiver, ada, "donor.updated");
+            api.post("/api/v1/donors/" + ada + "/erase", KEY, "{}");
+            await(receiver, ada, "donor.erased");
+            long byCrm = created(api.post("/api/v1/donors", crmKey, "{\"first_name\": \"Test\", \"last_name\": \"Echo\"}"));
+            long grace = created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Test\", \"last_name\": \"Hopper\"}"));
+            WebhookReceiver.Received graceCreated = await(receiver, grace, "donor.created");
+
+            List<WebhookReceiver.Received> messages = receiver.received();
+            assertEquals(List.of("donor.created", "donor.updated", "donor.erased", "donor.created"),
+                    messages.stream().map(WebhookReceiver.Received::type).toList(), "one message per change, in order");
+            for (WebhookReceiver.Received message : messages) {
+                assertTrue(message.verified(), "the reference library refused it: " + message.refusals());
+                assertEquals(1, message.signatures());
+                assertEquals("application/json", message.contentType());
+                assertTrue(message.id().startsWith("msg_" + endpoint + "_"), message.id());
+                for (String personal : List.of("Ada", "Lovelace", "ada@example.org", "London", "Hopper")) {
+                    assertFalse(message.body().toString().contains(personal), personal + " in " + message.body());
+                }
+            }
+            assertTrue(messages.stream().noneMatch(message -> message.donorId() == byCrm),
+                    "the ignored key's own write was passed over");
+            assertEquals(1, adaCreated.body().getJsonObject("data").getInt("version"));
+            assertEquals(1L, adaCreated.body().getJsonObject("data").getJsonNumber("changed_by").longValue(),
+                    "the default key (id 1) made it");
+            String token = graceCreated.body().getJsonObject("data").getString("changes_token");
+            assertEquals(0, api.get("/api/v1/donors/changes?since=" + token, KEY).body().getJsonArray("data").size(),
+                    "the token is the feed's position just after the change");
+
+            JsonObject shown = endpoint(api, endpoint);
+            assertEquals(token, shown.getString("delivered_through"));
+            assertFalse(shown.isNull("last_success_at"));
+            assertEquals(0, shown.getInt("consecutive_failures"));
+        }
+        assertFalse(Files.readString(dir.resolve("service.log")).contains(SECRET), "the secret appeared in the log");
+    }
+
+    @Test
+    void failuresAreRetriedA410DisablesEnablingResumesReplayRepeatsAndARotationSignsTwice() throws Exception {
+        Map<String, String> env = env(true);
+        try (WebhookReceiver receiver = WebhookReceiver.start(0, "500", SECRET);
+                ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"))) {
+            ApiClient api = new ApiClient(service.port());
+            long endpoint = created(api.post("/api/v1/webhooks", KEY, "{\"url\": \"" + receiver.url()
+                    + "\", \"secret\": \"" + SECRET + "\"}"));
+            String start = endpoint(api, endpoint).getString("delivered_through");
+
+            long first = created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Test\", \"last_name\": \"First\"}"));
+            assertNotNull(receiver.awaitMessage(m -> m.donorId() == first && m.answered().equals("500"), WITHIN));
+            JsonObject failing = awaitEndpoint(api, endpoint, shown -> shown.getInt("consecutive_failures") > 0);
+            assertEquals("HTTP 500", failing.getString("last_failure"));
+            assertEquals(start, failing.getString("delivered_through"), "a failure never moves the position");
+            receiver.answer("200");
+            WebhookReceiver.Received delivered = receiver.awaitMessage(m -> m.donorId() == first
+                    && m.answered().equals("200"), WITHIN);
+            assertNotNull(delivered, "sent again on the schedule");
+            assertEquals(receiver.received().getFirst().id(), delivered.id(), "the same webhook-id on every attempt");
+
+            receiver.answer("410");
+            long gone = created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Test\", \"last_name\": \"Gone\"}"));
+            assertNotNull(receiver.awaitMessage(m -> m.donorId() == gone && m.answered().equals("410"), WITHIN));
+            JsonObject disabled = awaitEndpoint(api, endpoint, shown -> shown.getString("state").equals("disabled"));
+            assertEquals("the endpoint answered 410 Gone", disabled.getString("disabled_reason"));
+            receiver.answer("200");
+            api.post("/api/v1/webhooks/" + endpoint, KEY, "{\"state\": \"enabled\"}");
+            assertNotNull(receiver.awaitMessage(m -> m.donorId() == gone && m.answered().equals("200"), WITHIN),
+                    "enabled again, it resumes exactly where it stopped");
+
+            String rotated = api.post("/api/v1/webhooks/" + endpoint + "/rotate-secret", KEY, "{\"grace_seconds\": 3600}")
+                    .body().getJsonArray("data").getJsonObject(0).getString("secret");
+            receiver.verifyWith(SECRET, rotated);
+            api.post("/api/v1/webhooks/" + endpoint, KEY, "{\"since\": \"" + start + "\"}");
+            WebhookReceiver.Received replayed = receiver.awaitMessage(m -> m.signatures() == 2 && m.donorId() == first,
+                    WITHIN);
+            assertNotNull(replayed, "a replay from the first token sends the first donor's change again");
+            assertTrue(replayed.verified(), "during the grace, both the old and the new secret verify it: "
+                    + replayed.refusals());
+            assertEquals(delivered.id(), replayed.id(), "a replayed change keeps its webhook-id");
+        }
+        String log = Files.readString(dir.resolve("service.log"));
+        assertTrue(log.contains("disabled: the endpoint answered 410 Gone"), "the disabling is logged");
+    }
+
+    @Test
+    void aReceiverDownDuringACrashGetsEveryChangeOnceBothAreBack() throws Exception {
+        Map<String, String> env = env(true);
+        Set<Long> donors = new HashSet<>();
+        int port;
+        try (WebhookReceiver receiver = WebhookReceiver.start(0, "200", SECRET)) {
+            port = receiver.port();
+        }
+        ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"));
+        ApiClient api = new ApiClient(service.port());
+        created(api.post("/api/v1/webhooks", KEY, "{\"url\": \"http://127.0.0.1:" + port + "/hooks\", \"secret\": \""
+                + SECRET + "\"}"));
+        for (int i = 0; i < 20; i++) {
+            donors.add(created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Test\", \"last_name\": \"Crash " + i + "\"}")));
+        }
+        service.kill();
+
+        try (WebhookReceiver receiver = WebhookReceiver.start(port, "200", SECRET);
+                ServiceProcess restarted = ServiceProcess.start(env, dir.resolve("service.log"))) {
+            Set<Long> missing = new HashSet<>(donors);
+            while (!missing.isEmpty()) {
+                WebhookReceiver.Received message = receiver.awaitMessage(m -> missing.contains(m.donorId()), WITHIN);
+                assertNotNull(message, "never received: " + missing);
+                assertTrue(message.verified(), message.refusals().toString());
+                missing.remove(message.donorId());
+            }
+        }
+    }
+
+    @Test
+    void aNameThatResolvesToLoopbackIsRefusedAtEveryDeliveryAndALiteralAtCreation() throws Exception {
+        Map<String, String> env = env(false);
+        try (WebhookReceiver receiver = WebhookReceiver.start(0, "200", SECRET);
+                ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"))) {
+            ApiClient api = new ApiClient(service.port());
+            assertEquals(400, api.post("/api/v1/webhooks", KEY, "{\"url\": \"" + receiver.url() + "\"}").status(),
+                    "127.0.0.1 written out is refused when the endpoint is made");
+            long endpoint = created(api.post("/api/v1/webhooks", KEY, "{\"url\": \"http://localhost:"
+                    + receiver.port() + "/hooks\"}"));
+            created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Test\", \"last_name\": \"Internal\"}"));
+
+            JsonObject refused = awaitEndpoint(api, endpoint, shown -> !shown.isNull("last_failure"));
+            assertEquals("refused address", refused.getString("last_failure"));
+            assertEquals(List.of(), receiver.received(), "nothing reached the receiver on loopback");
+        }
+    }
+
+    private static WebhookReceiver.Received await(WebhookReceiver receiver, long donor, String type)
+            throws InterruptedException {
+        WebhookReceiver.Received message = receiver.awaitMessage(m -> m.donorId() == donor && m.type().equals(type),
+                WITHIN);
+        assertNotNull(message, type + " of donor " + donor + " never arrived; received " + receiver.received());
+        return message;
+    }
+
+    private static long created(ApiClient.Response response) {
+        assertEquals(201, response.status(), response.body().toString());
+        return response.body().getJsonNumber("data").longValue();
+    }
+
+    private static JsonObject endpoint(ApiClient api, long id) {
+        return api.get("/api/v1/webhooks/" + id, KEY).body().getJsonArray("data").getJsonObject(0);
+    }
+
+    /** Polls the endpoint until what it shows holds, for at most {@link #WITHIN}. */
+    private static JsonObject awaitEndpoint(ApiClient api, long id, Predicate<JsonObject> holds)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + WITHIN.toNanos();
+        while (true) {
+            JsonObject shown = endpoint(api, id);
+            if (holds.test(shown)) {
+                return shown;
+            }
+            assertTrue(System.nanoTime() < deadline, "the endpoint never showed it: " + shown);
+            Thread.sleep(100);
+        }
+    }
+
+    private static List<Long> keyIds(Map<String, String> env) {
+        String listed = CommandRun.of(env, "keys", "list", "--application", "1", "--format", "json").out();
+        return Json.createReader(new StringReader(listed)).readArray().getValuesAs(JsonObject.class).stream()
+                .map(key -> key.getJsonNumber("id").longValue()).toList();
+    }
+}
