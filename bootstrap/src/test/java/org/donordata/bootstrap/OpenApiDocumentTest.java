@@ -38,6 +38,7 @@ class OpenApiDocumentTest {
     private static RunningService service;
     private static ApiClient client;
     private static long donorId;
+    private static long webhookId;
 
     @BeforeAll
     static void startAndLoad() throws IOException {
@@ -49,6 +50,8 @@ class OpenApiDocumentTest {
                 new PrintStream(new ByteArrayOutputStream()));
         client = new ApiClient(service.port());
         donorId = client.post("/api/v1/donors", KEY, DONOR).body().getJsonNumber("data").longValueExact();
+        webhookId = client.post("/api/v1/webhooks", KEY, "{\"url\": \"https://receiver.invalid/hooks\"}").body()
+                .getJsonNumber("data").longValueExact();
     }
 
     @AfterAll
@@ -66,10 +69,11 @@ class OpenApiDocumentTest {
         Map<String, Object> paths = map(document, "paths");
         assertEquals(Set.of("/", "/donors", "/donors/changes", "/donors/external/{external_id}", "/donors/{donor_id}",
                 "/donors/{donor_id}/erase", "/donors/{donor_id}/history", "/donors/{donor_id}/duplicates",
-                "/donors/{donor_id}/merge"), paths.keySet());
+                "/donors/{donor_id}/merge", "/webhooks", "/webhooks/{webhook_id}", "/webhooks/{webhook_id}/secret",
+                "/webhooks/{webhook_id}/rotate-secret", "/webhooks/{webhook_id}/remove"), paths.keySet());
         for (Map.Entry<String, Object> path : new java.util.TreeMap<>(paths).entrySet()) {
             String url = "/api/v1" + path.getKey().replace("{donor_id}", String.valueOf(donorId))
-                    .replace("{external_id}", "crm-openapi");
+                    .replace("{external_id}", "crm-openapi").replace("{webhook_id}", String.valueOf(webhookId));
             Map<String, Object> operations = map(path.getValue());
             Set<String> documented = new TreeSet<>();
             for (String method : METHODS) {
@@ -156,6 +160,10 @@ class OpenApiDocumentTest {
 
         assertEquals(Set.copyOf(map(schemas, "Envelope", "properties").keySet()),
                 client.get("/api/v1/donors/0", KEY).body().keySet());
+
+        JsonObject endpoint = client.get("/api/v1/webhooks/" + webhookId, KEY).body().getJsonArray("data")
+                .getJsonObject(0);
+        assertEquals(Set.copyOf(map(schemas, "WebhookEndpoint", "properties").keySet()), endpoint.keySet());
     }
 
     @Test
