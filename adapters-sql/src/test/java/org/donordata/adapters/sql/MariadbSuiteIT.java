@@ -41,6 +41,14 @@ class MariadbSuiteIT {
     }
 
     @Nested
+    class Webhooks extends WebhookStoreContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class KeyMigration extends KeyMigrationContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

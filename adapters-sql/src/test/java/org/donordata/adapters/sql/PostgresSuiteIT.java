@@ -41,6 +41,14 @@ class PostgresSuiteIT {
     }
 
     @Nested
+    class Webhooks extends WebhookStoreContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return postgres(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class KeyMigration extends KeyMigrationContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

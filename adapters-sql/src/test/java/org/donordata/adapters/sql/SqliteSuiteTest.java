@@ -40,6 +40,14 @@ class SqliteSuiteTest {
     }
 
     @Nested
+    class Webhooks extends WebhookStoreContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class KeyMigration extends KeyMigrationContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

@@ -25,7 +25,10 @@ import org.donordata.application.ApiKey;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.application.TestApplications;
+import org.donordata.application.webhooks.WebhookRepository;
 import org.donordata.domain.Donor;
+import org.donordata.domain.webhooks.WebhookSecret;
+import org.donordata.domain.webhooks.WebhookUrl;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,6 +70,10 @@ abstract class DatabaseCopyContract {
         targetDatabase = newTarget(temporaryDirectory.resolve("target"));
         target = SqlDatabase.open(targetDatabase.settings());
         applications = DonorFixture.fill(source, DONOR_COUNT);
+        // An endpoint with its secret and delivery state: copied as every other row.
+        source.webhooks().create(applications.get(1).id(), new WebhookRepository.NewEndpoint(
+                WebhookUrl.of("https://crm.example.org/hooks", WebhookUrl.Rules.STRICT), "CRM", WebhookSecret.make(),
+                Set.of(2L)), 10, Instant.parse("2026-11-25T09:00:00.123456Z"));
     }
 
     @AfterEach
@@ -197,7 +204,9 @@ abstract class DatabaseCopyContract {
         assertEquals(List.of("applications 0/3", "applications 3/3", "api_keys 0/5", "api_keys 5/5", "donors 0/300",
                 "donors 64/300", "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300",
                 "audit_trail 0/349", "audit_trail 64/349", "audit_trail 128/349", "audit_trail 192/349",
-                "audit_trail 256/349", "audit_trail 320/349", "audit_trail 349/349", "installation_secrets 0/0"),
+                "audit_trail 256/349", "audit_trail 320/349", "audit_trail 349/349", "webhook_endpoints 0/1",
+                "webhook_endpoints 1/1",
+                "installation_secrets 0/0"),
                 reported);
     }
 
