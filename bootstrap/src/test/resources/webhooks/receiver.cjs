@@ -2,7 +2,7 @@
 // standardwebhooks), with each secret given on the command line, as a receiver would.
 // Usage: node receiver.cjs SECRET [SECRET ...]; listens on 127.0.0.1 at $PORT (or any free port), prints
 // "listening PORT", then one JSON line per message. It answers with the status its mode names ("200", "500",
-// "410" ...) or never ("hang"); POST /__mode with the mode as the body changes it, POST /__secrets with the
+// "410" ...), 200 after 200 ms ("slow") or never ("hang"); POST /__mode with the mode as the body changes it, POST /__secrets with the
 // secrets separated by spaces the secrets.
 const http = require("http");
 const { Webhook } = require("standardwebhooks");
@@ -43,6 +43,10 @@ const server = http.createServer((req, res) => {
       answered: mode,
     }));
     if (mode === "hang") {
+      return;
+    }
+    if (mode === "slow") {
+      setTimeout(() => res.end(), 200);
       return;
     }
     res.statusCode = Number(mode);

@@ -92,6 +92,11 @@ final class ServiceProcess implements AutoCloseable {
         return port;
     }
 
+    /** The process's id, as the node names itself in the leases it holds (pid@host/...). */
+    long pid() {
+        return process.pid();
+    }
+
     Path log() {
         return log;
     }

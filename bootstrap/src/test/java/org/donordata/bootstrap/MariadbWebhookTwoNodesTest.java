@@ -1,0 +1,9 @@
+package org.donordata.bootstrap;
+
+class MariadbWebhookTwoNodesTest extends WebhookTwoNodesContract {
+
+    @Override
+    TestDatabase newDatabase() {
+        return TestDatabase.mariadb();
+    }
+}

@@ -1,0 +1,9 @@
+package org.donordata.bootstrap;
+
+class PostgresWebhookTwoNodesTest extends WebhookTwoNodesContract {
+
+    @Override
+    TestDatabase newDatabase() {
+        return TestDatabase.postgres();
+    }
+}
