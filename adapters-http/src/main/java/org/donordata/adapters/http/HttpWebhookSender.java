@@ -44,17 +44,24 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
     static final int MAX_ANSWER_BYTES = 64 * 1024;
 
     private final WebClient client;
+    private final Duration answerTimeout;
     // Each exchange runs on a virtual thread of its own, so that the whole of it, however slowly the answer
     // trickles in, can be cut off at the timeout (interrupting it closes its socket).
     private final ExecutorService exchanges = Executors.newVirtualThreadPerTaskExecutor();
 
     public HttpWebhookSender(WebhookAddresses addresses) {
+        this(addresses, ANSWER_TIMEOUT);
+    }
+
+    /** @param answerTimeout how long the whole exchange may take (tests shorten it) */
+    HttpWebhookSender(WebhookAddresses addresses, Duration answerTimeout) {
+        this.answerTimeout = answerTimeout;
         this.client = WebClient.builder()
                 .dnsResolver(new CheckingResolver(addresses))
                 .proxy(Proxy.noProxy())
                 .followRedirects(false)
                 .connectTimeout(CONNECT_TIMEOUT)
-                .readTimeout(ANSWER_TIMEOUT)
+                .readTimeout(answerTimeout)
                 .shareConnectionCache(false)
                 .build();
     }
@@ -63,7 +70,7 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
     public Result send(WebhookUrl url, Map<String, String> headers, byte[] body) {
         Future<Result> exchange = exchanges.submit(() -> exchange(url, headers, body));
         try {
-            return exchange.get(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return exchange.get(answerTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException slow) {
             exchange.cancel(true);
             return new Failed("timed out");

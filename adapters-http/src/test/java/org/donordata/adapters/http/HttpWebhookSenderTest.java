@@ -1,0 +1,155 @@
+package org.donordata.adapters.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.donordata.application.webhooks.WebhookSender;
+import org.donordata.domain.webhooks.WebhookAddresses;
+import org.donordata.domain.webhooks.WebhookUrl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What the sender does with what a receiver answers (contract section 16): a redirect is a failure and not followed,
+ * an answer that trickles in is cut off at the timeout, a large answer is read only in part, and a name that resolves
+ * to a refused address is never connected to. The receiver is a bare socket, so it can misbehave at will.
+ */
+@Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class HttpWebhookSenderTest {
+
+    private static final WebhookAddresses LOOPBACK_ALLOWED = WebhookAddresses.allowing("127.0.0.0/8");
+    private static final Map<String, String> HEADERS = Map.of("content-type", "application/json");
+    private static final byte[] BODY = "{}".getBytes(StandardCharsets.UTF_8);
+
+    private final ServerSocket server;
+    private final AtomicInteger requests = new AtomicInteger();
+    private final CountDownLatch stop = new CountDownLatch(1);
+
+    HttpWebhookSenderTest() throws IOException {
+        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        stop.countDown();
+        server.close();
+    }
+
+    /** Answers every connection's first request with what {@code answer} writes. */
+    private void serve(Answer answer) {
+        Thread.ofVirtual().start(() -> {
+            while (!server.isClosed()) {
+                try {
+                    Socket socket = server.accept();
+                    Thread.ofVirtual().start(() -> {
+                        try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
+                            readRequest(in);
+                            requests.incrementAndGet();
+                            answer.write(out);
+                        } catch (IOException | InterruptedException closed) {
+                            // the sender went away
+                        }
+                    });
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        });
+    }
+
+    private interface Answer {
+        void write(OutputStream out) throws IOException, InterruptedException;
+    }
+
+    private static void readRequest(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                return;
+            }
+            head.append((char) c);
+        }
+        String lower = head.toString().toLowerCase();
+        int at = lower.indexOf("content-length:");
+        int length = at < 0 ? 0 : Integer.parseInt(lower.substring(at + 15, lower.indexOf('\r', at)).strip());
+        in.readNBytes(length);
+    }
+
+    private WebhookUrl url(String host) {
+        return new WebhookUrl(URI.create("http://" + host + ":" + server.getLocalPort() + "/hooks"));
+    }
+
+    @Test
+    void aRedirectIsAFailureAndIsNotFollowed() {
+        serve(out -> out.write(("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:" + server.getLocalPort()
+                + "/elsewhere\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
+        try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED)) {
+            WebhookSender.Result result = sender.send(url("127.0.0.1"), HEADERS, BODY);
+
+            assertEquals(new WebhookSender.Answered(302), result);
+            assertFalse(result.succeeded());
+            assertEquals(1, requests.get(), "the Location was not asked for");
+        }
+    }
+
+    @Test
+    void anAnswerThatTricklesInIsCutOffAtTheTimeout() {
+        serve(out -> {
+            out.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            for (int i = 0; i < 1000 && !stop.await(200, TimeUnit.MILLISECONDS); i++) {
+                out.write('x');
+                out.flush();
+            }
+        });
+        try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(2))) {
+            long started = System.nanoTime();
+
+            WebhookSender.Result result = sender.send(url("127.0.0.1"), HEADERS, BODY);
+
+            assertEquals(new WebhookSender.Failed("timed out"), result);
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "the whole exchange is bounded, not each read: " + took);
+        }
+    }
+
+    @Test
+    void aLargeAnswerIsReadOnlyInPart() {
+        serve(out -> {
+            out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + (8 << 20) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[128 * 1024]);
+            out.flush();
+            // The rest never comes: a sender that read the whole answer would wait for it until its timeout.
+            stop.await();
+        });
+        try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(5))) {
+            assertEquals(new WebhookSender.Answered(200), sender.send(url("127.0.0.1"), HEADERS, BODY));
+        }
+    }
+
+    @Test
+    void aNameThatResolvesToARefusedAddressIsNeverConnectedTo() {
+        serve(out -> out.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        try (HttpWebhookSender sender = new HttpWebhookSender(WebhookAddresses.STRICT)) {
+            assertEquals(new WebhookSender.Failed("refused address"), sender.send(url("localhost"), HEADERS, BODY));
+            assertEquals(new WebhookSender.Failed("refused address"), sender.send(url("127.0.0.1"), HEADERS, BODY));
+            assertEquals(0, requests.get());
+        }
+    }
+}
