@@ -1,0 +1,98 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Webhooks as an operator sees them (contract section 16): messages counted by outcome, each endpoint's oldest
+ * undelivered change aged, disablings counted, and readiness green throughout, since a receiver's failure is not the
+ * service's.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class WebhookMetricsTest {
+
+    private static final String KEY = "webhook-metrics-test-key-0123";
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final Duration WITHIN = Duration.ofSeconds(20);
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void outcomesAgesAndDisablingsAreMeteredAndReadinessStaysGreenWhileAReceiverFails() throws Exception {
+        Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
+                "DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"), "DONORS_WEBHOOKS_ALLOW_HTTP", "true",
+                "DONORS_WEBHOOKS_ALLOW_NETWORKS", "127.0.0.0/8", "DONORS_WEBHOOKS_RETRY_SECONDS", "1");
+        try (WebhookReceiver receiver = WebhookReceiver.start(0, "200", SECRET);
+                RunningService service = RunningService.start(Settings.fromEnvironment(env),
+                        new PrintStream(new ByteArrayOutputStream()))) {
+            ApiClient api = new ApiClient(service.port());
+            int admin = service.adminPort();
+            long endpoint = api.post("/api/v1/webhooks", KEY, "{\"url\": \"" + receiver.url() + "\"}").body()
+                    .getJsonNumber("data").longValue();
+            long delivered = donor(api);
+            assertNotNull(receiver.awaitMessage(m -> m.donorId() == delivered, WITHIN));
+            awaitMetric(admin, "donors_webhooks_messages_total\\{.*outcome=\"delivered\".*}", 1);
+            assertEquals(0, metric(admin, "donors_webhooks_undelivered_age_seconds\\{.*endpoint=\"" + endpoint
+                    + "\".*}"), "nothing waits");
+
+            receiver.answer("500");
+            long failing = donor(api);
+            assertNotNull(receiver.awaitMessage(m -> m.donorId() == failing, WITHIN));
+            awaitMetric(admin, "donors_webhooks_messages_total\\{.*outcome=\"failed\".*}", 1);
+            awaitMetric(admin, "donors_webhooks_undelivered_age_seconds\\{.*endpoint=\"" + endpoint + "\".*}", 0.001);
+            assertEquals(200, get(admin, "/observe/health/ready").statusCode(), "a receiver's failure is not ours");
+
+            receiver.answer("410");
+            awaitMetric(admin, "donors_webhooks_disabled_total(?:\\{.*})?", 1);
+            assertEquals(200, get(admin, "/observe/health/ready").statusCode());
+        }
+    }
+
+    private static long donor(ApiClient api) {
+        return api.post("/api/v1/donors", KEY, "{\"first_name\": \"Metered\", \"last_name\": \"Donor\"}").body()
+                .getJsonNumber("data").longValue();
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The value of the first series matching {@code series} (a regular expression), or -1 when there is none. */
+    private static double metric(int admin, String series) throws Exception {
+        Matcher line = Pattern.compile("^" + series + " (\\S+)$", Pattern.MULTILINE)
+                .matcher(get(admin, "/observe/metrics").body());
+        return line.find() ? Double.parseDouble(line.group(1)) : -1;
+    }
+
+    /** Polls the metrics until the series reaches {@code atLeast}, for at most {@link #WITHIN}. */
+    private static void awaitMetric(int admin, String series, double atLeast) throws Exception {
+        long deadline = System.nanoTime() + WITHIN.toNanos();
+        double value;
+        while ((value = metric(admin, series)) < atLeast) {
+            assertTrue(System.nanoTime() < deadline, series + " stayed at " + value + "\n"
+                    + get(admin, "/observe/metrics").body().lines().filter(l -> l.contains("webhooks")).toList());
+            Thread.sleep(100);
+        }
+    }
+}
