@@ -62,6 +62,7 @@ final class HostileRequests {
         requests.invisibleNames();
         requests.badSearches();
         requests.badMerges();
+        requests.badWebhooks();
         return List.copyOf(requests.corpus);
     }
 
@@ -273,6 +274,40 @@ final class HostileRequests {
         get("duplicates of an unknown donor", "/api/v1/donors/999999/duplicates");
         get("duplicates with a path below", "/api/v1/donors/1/duplicates/2");
         raw("POST on duplicates", request("POST", "/api/v1/donors/1/duplicates", "application/json", utf8("{}")));
+    }
+
+    // Contract section 16: every refused endpoint stores nothing, and no address into the service's own network passes.
+    private void badWebhooks() {
+        for (String body : List.of("", "{}", "[]", "null", "{\"url\":null}", "{\"url\":3}", "{\"url\":\"\"}",
+                "{\"url\":\"ftp://example.org/\"}", "{\"url\":\"http://example.org/\"}",
+                "{\"url\":\"https://127.0.0.1/\"}", "{\"url\":\"https://2130706433/\"}",
+                "{\"url\":\"https://0177.0.0.1/\"}", "{\"url\":\"https://[::1]/\"}",
+                "{\"url\":\"https://[::ffff:10.0.0.1]/\"}", "{\"url\":\"https://169.254.169.254/latest/meta-data\"}",
+                "{\"url\":\"https://[fd00::1]/\"}", "{\"url\":\"https://[64:ff9b::a00:1]/\"}",
+                "{\"url\":\"https://0.0.0.0/\"}", "{\"url\":\"https://user:pw@example.org/\"}",
+                "{\"url\":\"https://example.org/#x\"}", "{\"url\":\"https://exa mple.org/\"}",
+                "{\"url\":\"https://example.org/\u0000\"}", "{\"url\":\"https://example.org/" + "a".repeat(2_000) + "\"}",
+                "{\"url\":\"https://example.org/\",\"secret\":\"whsec_short\"}",
+                "{\"url\":\"https://example.org/\",\"secret\":\"whsec_" + "A".repeat(200) + "\"}",
+                "{\"url\":\"https://example.org/\",\"ignore_keys\":[999999]}",
+                "{\"url\":\"https://example.org/\",\"ignore_keys\":[1e999999999]}",
+                "{\"url\":\"https://example.org/\",\"ignore_keys\":[" + "1,".repeat(5_000) + "1]}",
+                "{\"url\":\"https://example.org/\",\"ignore_keys\":\"1\"}",
+                "{\"url\":\"https://example.org/\",\"description\":\"" + "d".repeat(501) + "\"}",
+                "{\"url\":\"https://example.org/\",\"description\":\"a\\u001b[31m\"}",
+                "{\"url\":\"https://example.org/\",\"state\":\"disabled\"}",
+                "{\"url\":\"https://example.org/\",\"since\":\"" + "A".repeat(44) + "\"}",
+                "{\"url\":\"https://example.org/\",\"colour\":1}")) {
+            post("webhook body " + shorten(body), "/api/v1/webhooks", "application/json", utf8(body));
+        }
+        for (String body : List.of("{\"grace_seconds\":-1}", "{\"grace_seconds\":604801}",
+                "{\"grace_seconds\":1e999999999}", "{\"grace_seconds\":\"60\"}", "{\"grace\":60}")) {
+            post("rotation body " + shorten(body), "/api/v1/webhooks/999999/rotate-secret", "application/json", utf8(body));
+        }
+        get("an unknown endpoint", "/api/v1/webhooks/999999");
+        get("an endpoint id with a leading zero", "/api/v1/webhooks/01");
+        get("the secret of an unknown endpoint", "/api/v1/webhooks/999999/secret");
+        post("removing an unknown endpoint", "/api/v1/webhooks/999999/remove", "application/json", utf8("{}"));
     }
 
     // RFC 3339 years have four digits; Java's ISO parser also takes expanded years (+999999999, -000001).
