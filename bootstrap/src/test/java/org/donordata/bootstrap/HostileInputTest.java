@@ -69,6 +69,7 @@ abstract class HostileInputTest {
                 + "\"last_name\":\"Hopper\"}").status());
         tables = new StoredTables(database);
         tables.awaitOrdinalsNumbered();
+        tables.awaitKeyUsesRecorded(1);
         before = tables.snapshot();
     }
 

@@ -91,6 +91,7 @@ abstract class MutationFuzzTest {
         Set<String> background = new java.util.HashSet<>(writtenInTheBackground());
         background.add("webhook_endpoints");
         tables = new StoredTables(database, background);
+        tables.awaitKeyUsesRecorded(1);
     }
 
     @AfterAll

@@ -79,6 +79,30 @@ final class StoredTables implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits (10 s at most) until every key that has been used has its first use stored: a node records it off the
+     * request that used the key (ApplicationRepository#recordUse), so a snapshot taken at once may miss it.
+     *
+     * @param used how many keys the test has used
+     */
+    void awaitKeyUsesRecorded(int used) throws SQLException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try (PreparedStatement recorded = connection.prepareStatement(
+                    "select count(*) from api_keys where last_used_at is not null");
+                    ResultSet found = recorded.executeQuery()) {
+                found.next();
+                if (found.getLong(1) >= used) {
+                    return;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the keys' first uses are still not stored after 10 s");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
     /** Per table (but the skipped ones), its rows in a stable order, each row its column values as text. */
     Map<String, List<List<String>>> snapshot() throws SQLException {
         Map<String, List<List<String>>> snapshot = new TreeMap<>();

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -70,23 +71,19 @@ final class RequestParameters {
 
     /** @throws DonorNotFoundException unless the path's {@code id} is a positive whole number */
     static long donorId(ServerRequest req) {
-        String id = req.path().pathParameters().get("id");
-        // One spelling per donor: 01 is not donor 1.
-        long value = isDonorId(id) && id.charAt(0) != '0' ? Long.parseLong(id) : 0;
-        if (value < 1) {
-            throw new DonorNotFoundException();
-        }
-        return value;
+        return pathId(req).orElseThrow(DonorNotFoundException::new);
     }
 
     /** @throws WebhookNotFoundException unless the path's {@code id} is a positive whole number */
     static long webhookId(ServerRequest req) {
+        return pathId(req).orElseThrow(WebhookNotFoundException::new);
+    }
+
+    /** The path's {@code id} when it is a positive whole number in its one spelling (01 is not 1). */
+    private static OptionalLong pathId(ServerRequest req) {
         String id = req.path().pathParameters().get("id");
         long value = isDonorId(id) && id.charAt(0) != '0' ? Long.parseLong(id) : 0;
-        if (value < 1) {
-            throw new WebhookNotFoundException();
-        }
-        return value;
+        return value < 1 ? OptionalLong.empty() : OptionalLong.of(value);
     }
 
     /**
