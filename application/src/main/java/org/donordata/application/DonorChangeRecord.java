@@ -5,13 +5,13 @@ import java.util.List;
 import org.donordata.domain.DonorField;
 
 /**
- * What the trail records of one change of a donor, written in the change's transaction ({@link DonorTransaction#record}),
- * which stamps it with its instant.
+ * What the trail records of one change of a donor, handed to the store with the change itself (DonorTransaction), so
+ * that no change is stored without its record. The store adds the donor's id, its version after the change and the
+ * transaction's instant.
  *
  * @param fields the fields whose value changed, by name: never their values
- * @param version the donor's version after the change
  */
-public record DonorChangeRecord(long donorId, AuditAction action, List<DonorField> fields, Actor actor, long version) {
+public record DonorChangeRecord(AuditAction action, List<DonorField> fields, Actor actor) {
 
     public DonorChangeRecord {
         fields = List.copyOf(fields);

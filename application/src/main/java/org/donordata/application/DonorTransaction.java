@@ -27,31 +27,36 @@ public interface DonorTransaction {
     /** The owner's donor with this external id, held until this write ends. */
     Optional<Donor> findByExternalId(String externalId);
 
+    /*
+     * Every change below appends its record to the trail (contract section 14) in this transaction, stamped with the
+     * donor's id, its version after the change and this write's instant: a change and its record are one step.
+     */
+
     /**
-     * Stores a new donor at its first version.
+     * Stores a new donor at its first version, with its record.
      *
      * @throws DuplicateExternalIdException when another donor of the owner has its external id
      */
-    Donor insert(DonorDetails details);
+    Donor insert(DonorDetails details, DonorChangeRecord record);
 
     /**
-     * Stores the donor's new details at its next version, as its latest change.
+     * Stores the donor's new details at its next version, as its latest change, with its record.
      *
      * @throws DuplicateExternalIdException when another donor of the owner has the new external id
      */
-    Donor update(Donor stored, DonorDetails after);
+    Donor update(Donor stored, DonorDetails after, DonorChangeRecord record);
 
     /**
      * Erases the donor (contract section 11): its details as {@link Donor#erasedDetails()} leaves them, the instant
-     * recorded, and every record of the key of a create that stored it deleted, as its latest change.
+     * recorded, and every record of the key of a create that stored it deleted, as its latest change, with its record.
      */
-    Donor erase(Donor stored);
+    Donor erase(Donor stored, DonorChangeRecord record);
 
     /**
      * Merges the donor into the survivor (contract section 15): erased as {@link #erase} does, except that it records
-     * the survivor's id instead of the instant, as its latest change.
+     * the survivor's id instead of the instant, as its latest change, with its record.
      */
-    Donor mergeInto(Donor stored, long survivorId);
+    Donor mergeInto(Donor stored, long survivorId, DonorChangeRecord record);
 
     /** What the owner's record of this idempotency key says, if there is one, expired or not. */
     Optional<KeyUse> keyUse(IdempotencyKey key);
@@ -61,7 +66,4 @@ public interface DonorTransaction {
      * keys used by then may be deleted too.
      */
     void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo);
-
-    /** Appends the change's record to the trail, stamped with this write's instant (contract section 14). */
-    void record(DonorChangeRecord change);
 }

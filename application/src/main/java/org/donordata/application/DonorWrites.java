@@ -37,14 +37,12 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
 
     /** Stores a new donor, with its record. */
     public Donor create(DonorTransaction tx, DonorDetails details) {
-        return recorded(tx, AuditAction.CREATED, DonorDetails.DEFAULTS, tx.insert(details));
+        return tx.insert(details, record(AuditAction.CREATED, DonorDetails.DEFAULTS, details));
     }
 
-    /** Appends the record of a change that left {@code changed} from {@code before}, and returns {@code changed}. */
-    private Donor recorded(DonorTransaction tx, AuditAction action, DonorDetails before, Donor changed) {
-        tx.record(new DonorChangeRecord(changed.id(), action, before.changedFields(changed.details()), actor,
-                changed.version()));
-        return changed;
+    /** The record of a change that leaves {@code after} from {@code before}, made by this write's actor. */
+    private DonorChangeRecord record(AuditAction action, DonorDetails before, DonorDetails after) {
+        return new DonorChangeRecord(action, before.changedFields(after), actor);
     }
 
     /**
@@ -75,7 +73,7 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
         }
         DonorDetails after = change.apply(stored.details());
         return Optional.of(after.equals(stored.details()) ? stored
-                : recorded(tx, AuditAction.MODIFIED, stored.details(), tx.update(stored, after)));
+                : tx.update(stored, after, record(AuditAction.MODIFIED, stored.details(), after)));
     }
 
     /**
@@ -93,7 +91,7 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             throw new DonorVersionMismatchException(id, current.get().version());
         }
         return current.map(donor -> donor.erased() ? donor
-                : recorded(tx, AuditAction.ERASED, donor.details(), tx.erase(donor)));
+                : tx.erase(donor, record(AuditAction.ERASED, donor.details(), donor.erasedDetails())));
     }
 
     /**
@@ -136,8 +134,9 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
         }
         DonorDetails merged = survivor.details().filledFrom(duplicate.details());
         // The duplicate first: an external id it gives the survivor is free only once it lost it.
-        recorded(tx, AuditAction.MERGED_INTO, duplicate.details(), tx.mergeInto(duplicate, survivorId));
-        return recorded(tx, AuditAction.MERGED, survivor.details(), tx.update(survivor, merged));
+        tx.mergeInto(duplicate, survivorId,
+                record(AuditAction.MERGED_INTO, duplicate.details(), duplicate.erasedDetails()));
+        return tx.update(survivor, merged, record(AuditAction.MERGED, survivor.details(), merged));
     }
 
     /**

@@ -191,37 +191,44 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         }
 
         @Override
-        public Donor insert(DonorDetails details) {
+        public Donor insert(DonorDetails details, DonorChangeRecord record) {
             requireUniqueExternalId(owner, 0, details);
             Donor donor = new Donor(rows.size() + 1, details, now, now, Donor.FIRST_VERSION);
             rows.add(new Row(owner, donor, ++changes));
-            return donor;
+            return recorded(donor, record);
         }
 
         @Override
-        public Donor update(Donor stored, DonorDetails after) {
+        public Donor update(Donor stored, DonorDetails after, DonorChangeRecord record) {
             requireUniqueExternalId(owner, stored.id(), after);
-            return store(new Donor(stored.id(), after, stored.createdAt(), now, stored.version() + 1));
+            return store(new Donor(stored.id(), after, stored.createdAt(), now, stored.version() + 1), record);
         }
 
         @Override
-        public Donor erase(Donor stored) {
+        public Donor erase(Donor stored, DonorChangeRecord record) {
             keys.entrySet().removeIf(key -> key.getKey().owner().equals(owner)
                     && key.getValue().donorId() == stored.id());
             return store(new Donor(stored.id(), stored.erasedDetails(), stored.createdAt(), now,
-                    stored.version() + 1, now));
+                    stored.version() + 1, now), record);
         }
 
         @Override
-        public Donor mergeInto(Donor stored, long survivorId) {
+        public Donor mergeInto(Donor stored, long survivorId, DonorChangeRecord record) {
             keys.entrySet().removeIf(key -> key.getKey().owner().equals(owner)
                     && key.getValue().donorId() == stored.id());
             return store(new Donor(stored.id(), stored.erasedDetails(), stored.createdAt(), now,
-                    stored.version() + 1, null, survivorId));
+                    stored.version() + 1, null, survivorId), record);
         }
 
-        private Donor store(Donor donor) {
+        private Donor store(Donor donor, DonorChangeRecord record) {
             rows.set((int) donor.id() - 1, new Row(owner, donor, ++changes));
+            return recorded(donor, record);
+        }
+
+        private Donor recorded(Donor donor, DonorChangeRecord record) {
+            trail.add(new OwnedRecord(owner, new AuditRecord(trail.size() + 1, now, record.action(),
+                    Optional.of(donor.id()), record.fields().stream().map(DonorField::key).toList(),
+                    record.actor(), Optional.of(donor.version()), Optional.empty())));
             return donor;
         }
 
@@ -233,13 +240,6 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         @Override
         public void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo) {
             keys.put(new KeyOf(owner, key), use);
-        }
-
-        @Override
-        public void record(DonorChangeRecord change) {
-            trail.add(new OwnedRecord(owner, new AuditRecord(trail.size() + 1, now, change.action(),
-                    Optional.of(change.donorId()), change.fields().stream().map(DonorField::key).toList(),
-                    change.actor(), Optional.of(change.version()), Optional.empty())));
         }
     }
 

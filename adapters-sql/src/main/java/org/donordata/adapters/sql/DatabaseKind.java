@@ -106,6 +106,12 @@ public interface DatabaseKind {
     Long drawChange(DSLContext tx);
 
     /**
+     * The id of the trail record the connection inserted last: what the statement that changes a donor's row, run just
+     * after its record's insert, names as the donor's latest record (TrailAppend).
+     */
+    Field<Long> lastTrailRecord();
+
+    /**
      * A donor's JSON object, as the API writes it (DonorDocument.Json), built by the database from the members' columns
      * in their order: numbers as numbers, text as strings or null, flags as true or false, instants as strings in the
      * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null. Empty, by

@@ -19,6 +19,8 @@ import java.util.concurrent.Future;
 import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.DonorRows;
 import org.donordata.adapters.sql.sqlite.SqliteKind;
+import org.donordata.application.AuditAction;
+import org.donordata.application.DonorChangeRecord;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.application.ServiceBusyException;
 import org.donordata.domain.Donor;
@@ -34,6 +36,8 @@ import org.junit.jupiter.api.Test;
 class GroupCommitWriterTest extends DonorRepositoryTestBase {
 
     private static final DonorQueries QUERIES = DonorQueries.of(SqliteKind.INSTANCE);
+    private static final DonorChangeRecord CREATION = new DonorChangeRecord(AuditAction.CREATED,
+            List.of(DonorField.FIRST_NAME), RepositoryWrites.TESTER);
 
     private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
     private GroupCommitWriter writer;
@@ -129,7 +133,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         }
         assertEquals(0, writer.commits());
         assertEquals(0, storedDonors());
-        assertEquals("Edsger", writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED).insert(person("Edsger", null)))
+        assertEquals("Edsger", writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED).insert(person("Edsger", null), CREATION))
                 .details().text(DonorField.FIRST_NAME), "the writer goes on after a failed group");
     }
 
@@ -140,7 +144,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         awaitQueued(1);
 
         assertThrows(ServiceBusyException.class, () -> writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED)
-                .insert(person("Grace", null))));
+                .insert(person("Grace", null), CREATION)));
     }
 
     @Test
@@ -192,7 +196,8 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
     }
 
     private Future<Donor> submitInsert(DonorDetails details) {
-        return callers.submit(() -> writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED).insert(details)));
+        return callers.submit(() -> writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED).insert(details,
+                CREATION)));
     }
 
     private void awaitQueued(int count) throws InterruptedException {

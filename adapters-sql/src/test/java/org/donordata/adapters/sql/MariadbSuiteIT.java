@@ -65,6 +65,14 @@ class MariadbSuiteIT {
     }
 
     @Nested
+    class TrailMigration extends TrailMigrationContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return mariadb(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class Storage extends SqlStorageContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

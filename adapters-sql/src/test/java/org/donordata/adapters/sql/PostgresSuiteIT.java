@@ -65,6 +65,14 @@ class PostgresSuiteIT {
     }
 
     @Nested
+    class TrailMigration extends TrailMigrationContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return postgres(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class Storage extends SqlStorageContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

@@ -64,6 +64,14 @@ class SqliteSuiteTest {
     }
 
     @Nested
+    class TrailMigration extends TrailMigrationContract {
+        @Override
+        TestDatabase newTestDatabase(Path temporaryDirectory) {
+            return sqlite(temporaryDirectory);
+        }
+    }
+
+    @Nested
     class Storage extends SqlStorageContract {
         @Override
         TestDatabase newTestDatabase(Path temporaryDirectory) {

@@ -68,6 +68,40 @@ abstract class TrailContract extends DonorRepositoryTestBase {
         assertEquals(List.of(), trail.history(otherOwner, ada.id(), 0, 30), "another application sees nothing");
     }
 
+    /**
+     * A donor's records are chained from its row (V12): whatever records of other donors, or key events, were written
+     * between two of its changes, in one transaction or in several, its history holds its own and nothing else.
+     */
+    @Test
+    void eachHistoryHoldsItsDonorsRecordsWhateverWasWrittenBetweenThem() {
+        ApplicationRepository applications = database.applications();
+        Donor ada = writes.insert(owner, person("Ada", null), CREATED);
+        Donor bob = writes.insert(owner, person("Bob", null), CREATED);
+        donors.write(owner, LATER, tx -> {
+            Donor adaNow = tx.update(ada, with(ada.details(), "city", "Oslo"), modified(DonorField.CITY));
+            tx.update(bob, with(bob.details(), "city", "Rome"), modified(DonorField.CITY));
+            return tx.update(adaNow, with(adaNow.details(), "notes", "Tea"), modified(DonorField.NOTES));
+        });
+        applications.addKey(owner, new ApplicationRepository.NewKey("Form", Set.of(Scope.DONORS_WRITE),
+                KeyHash.of("form key"), Optional.empty()), Actor.command("keys create"), LATER);
+        writes.modify(owner, bob.id(), ExpectedVersion.ANY, d -> with(d, "notes", "Coffee"), LATER.plusSeconds(1));
+        writes.modify(owner, ada.id(), ExpectedVersion.ANY, d -> with(d, "phone", "5550100200"), LATER.plusSeconds(2));
+
+        assertEquals(List.of(List.of("first_name", "last_name"), List.of("city"), List.of("notes"), List.of("phone")),
+                trail.history(owner, ada.id(), 0, 30).stream().map(AuditRecord::fields).toList());
+        assertEquals(List.of(Optional.of(1L), Optional.of(2L), Optional.of(3L), Optional.of(4L)),
+                trail.history(owner, ada.id(), 0, 30).stream().map(AuditRecord::version).toList());
+        assertEquals(List.of(List.of("first_name", "last_name"), List.of("city"), List.of("notes")),
+                trail.history(owner, bob.id(), 0, 30).stream().map(AuditRecord::fields).toList());
+        assertEquals(List.of(Optional.of(3L), Optional.of(4L)), trail.history(owner, ada.id(), 2, 30).stream()
+                .map(AuditRecord::version).toList(), "a page further on");
+        assertEquals(List.of(), trail.history(owner, ada.id(), 4, 30));
+    }
+
+    private static DonorChangeRecord modified(DonorField field) {
+        return new DonorChangeRecord(AuditAction.MODIFIED, List.of(field), WEBSITE);
+    }
+
     /** Contract sections 14 and 15: a merge is a change of both donors, each with its record in the one transaction. */
     @Test
     void aMergeRecordsMergedIntoForTheDuplicateAndMergedForTheSurvivor() {
@@ -93,10 +127,8 @@ abstract class TrailContract extends DonorRepositoryTestBase {
     void aRecordKeepsItsActorAndRequest() {
         Donor ada = writes.insert(owner, person("Ada", null), CREATED);
 
-        donors.write(owner, LATER, tx -> {
-            tx.record(new DonorChangeRecord(ada.id(), AuditAction.MODIFIED, List.of(DonorField.NOTES), WEBSITE, 2));
-            return null;
-        });
+        donors.write(owner, LATER, tx -> tx.update(ada, with(ada.details(), "notes", "Tea"),
+                new DonorChangeRecord(AuditAction.MODIFIED, List.of(DonorField.NOTES), WEBSITE)));
 
         AuditRecord recorded = trail.history(owner, ada.id(), 0, 30).getLast();
         assertEquals(WEBSITE, recorded.actor());
@@ -111,8 +143,9 @@ abstract class TrailContract extends DonorRepositoryTestBase {
         assertThrows(DuplicateExternalIdException.class, () -> writes.modify(owner, bob.id(), ExpectedVersion.ANY,
                 d -> with(d, "external_id", "crm-1"), LATER));
         assertThrows(IllegalStateException.class, () -> donors.write(owner, LATER, tx -> {
-            tx.record(new DonorChangeRecord(ada.id(), AuditAction.MODIFIED, List.of(DonorField.NOTES), WEBSITE, 2));
-            throw new IllegalStateException("a failure after the record was written");
+            tx.update(ada, with(ada.details(), "notes", "Tea"),
+                    new DonorChangeRecord(AuditAction.MODIFIED, List.of(DonorField.NOTES), WEBSITE));
+            throw new IllegalStateException("a failure after the change and its record were written");
         }));
 
         assertEquals(1, trail.history(owner, bob.id(), 0, 30).size());

@@ -22,7 +22,7 @@ import org.jooq.impl.DSL;
 /**
  * The feed as webhook messages tell of it: the sync feed's statement ({@link DonorQueries#changes}, so the same changes
  * in the same order), selecting only what a message says, and the key of each change from the donor's latest trail
- * record (on the trail's index by donor). And where the feed stands now, from which a new endpoint starts.
+ * record (which the donor's row names). And where the feed stands now, from which a new endpoint starts.
  *
  * @param events a page of changes, as events
  * @param latest the position of the owner's latest change the feed can hand out now
@@ -30,8 +30,7 @@ import org.jooq.impl.DSL;
 record ChangeEvents(Statement events, Statement latest) {
 
     private static final Field<Long> CHANGED_BY = DSL.field(DSL.select(AUDIT_TRAIL.ACTOR_KEY_ID).from(AUDIT_TRAIL)
-            .where(AUDIT_TRAIL.DONOR_ID.eq(DONORS.ID)).orderBy(AUDIT_TRAIL.ID.desc()).limit(DSL.inline(1)))
-            .as("changed_by");
+            .where(AUDIT_TRAIL.ID.eq(DONORS.LAST_RECORD_ID))).as("changed_by");
     private static final List<Field<?>> SELECTED = List.of(DONORS.ID, DONORS.VERSION, DONORS.UPDATED_AT,
             DONORS.ERASED_AT, DONORS.MERGED_INTO, DONORS.CHANGE_SEQ, CHANGED_BY);
 

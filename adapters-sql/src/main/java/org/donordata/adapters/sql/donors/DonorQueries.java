@@ -364,6 +364,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         values.put(DONORS.ERASED_AT, ERASED);
         values.put(DONORS.MERGED_INTO, MERGED);
         values.put(DONORS.CHANGE_SEQ, kind.changeNumber());
+        values.put(DONORS.LAST_RECORD_ID, kind.lastTrailRecord());
         return DSL.update(DONORS).set(values)
                 .where(DONORS.APPLICATION_ID.eq(APPLICATION), DONORS.ID.eq(ID));
     }

@@ -27,7 +27,8 @@ import org.jooq.exception.DataAccessException;
 
 /**
  * A write's transaction on one owner's donor rows (DonorTransaction), run by the node's Writes (one per request, or
- * one per group of them), all stamped with the same instant, each change with its record in the trail.
+ * one per group of them), all stamped with the same instant, each change with its record in the trail (TrailAppend:
+ * the record is inserted first, and the donor's row then names it as its latest).
  */
 public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Instant now) implements DonorTransaction {
 
@@ -40,7 +41,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
      * @throws DuplicateExternalIdException when another donor of the owner has the same external id
      */
     @Override
-    public Donor insert(DonorDetails details) {
+    public Donor insert(DonorDetails details, DonorChangeRecord record) {
         DatabaseKind kind = queries.kind();
         Bindings bindings = DonorColumns.set(new Bindings(kind), details)
                 .set(DonorQueries.APPLICATION, owner.value())
@@ -63,6 +64,8 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 queries.atInsert().number(tx, new Bindings(kind).set(DonorQueries.APPLICATION, owner.value())
                         .set(DonorQueries.ID, id));
             }
+            queries.trail().donorChanged(tx, owner, id, record, Donor.FIRST_VERSION, now);
+            queries.trail().linkFirst(tx, id);
             return new Donor(id, details, now, now, Donor.FIRST_VERSION);
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, details);
@@ -85,9 +88,9 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
     }
 
     @Override
-    public Donor update(Donor stored, DonorDetails after) {
+    public Donor update(Donor stored, DonorDetails after, DonorChangeRecord record) {
         try {
-            return update(stored, after, null, null);
+            return update(stored, after, null, null, record);
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, after);
         }
@@ -95,16 +98,16 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
 
     /** Also deletes the records of the keys of creates that stored the donor: they name its data. */
     @Override
-    public Donor erase(Donor stored) {
+    public Donor erase(Donor stored, DonorChangeRecord record) {
         forgetKeysOf(stored);
-        return update(stored, stored.erasedDetails(), now, null);
+        return update(stored, stored.erasedDetails(), now, null, record);
     }
 
     /** As {@link #erase}, with the survivor's id recorded instead of the instant. */
     @Override
-    public Donor mergeInto(Donor stored, long survivorId) {
+    public Donor mergeInto(Donor stored, long survivorId, DonorChangeRecord record) {
         forgetKeysOf(stored);
-        return update(stored, stored.erasedDetails(), null, survivorId);
+        return update(stored, stored.erasedDetails(), null, survivorId, record);
     }
 
     private void forgetKeysOf(Donor stored) {
@@ -122,23 +125,21 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
         new IdempotencyKeyRows(this).record(key, use, expiredUpTo);
     }
 
-    @Override
-    public void record(DonorChangeRecord change) {
-        queries.trail().donorChanged(tx, owner, change.donorId(), change.action(),
-                change.fields().stream().map(DonorField::key).toList(), change.actor(), change.version(), now);
-    }
-
-    private Donor update(Donor stored, DonorDetails after, Instant erasedAt, Long mergedInto) {
+    private Donor update(Donor stored, DonorDetails after, Instant erasedAt, Long mergedInto,
+            DonorChangeRecord record) {
         long version = stored.version() + 1;
         DatabaseKind kind = queries.kind();
-        queries.update().execute(tx, DonorColumns.set(new Bindings(kind), after)
+        Bindings changed = DonorColumns.set(new Bindings(kind), after)
                 .set(DonorQueries.APPLICATION, owner.value())
                 .set(DonorQueries.ID, stored.id())
                 .set(DonorQueries.UPDATED, now)
                 .set(DonorQueries.VERSION, version)
                 .set(DonorQueries.ERASED, erasedAt)
                 .set(DonorQueries.MERGED, mergedInto)
-                .set(DonorQueries.CHANGE, kind.drawChange(tx)));
+                .set(DonorQueries.CHANGE, kind.drawChange(tx));
+        // The record just before the row's change, which names it as the donor's latest (DatabaseKind.lastTrailRecord).
+        queries.trail().donorChanged(tx, owner, stored.id(), record, version, now);
+        queries.update().execute(tx, changed);
         queries.words().replace(tx, owner, stored.id(), stored.details(), after);
         return new Donor(stored.id(), after, stored.createdAt(), now, version, erasedAt, mergedInto);
     }

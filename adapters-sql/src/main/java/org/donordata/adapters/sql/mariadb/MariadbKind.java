@@ -141,6 +141,11 @@ public final class MariadbKind implements DatabaseKind {
     }
 
     @Override
+    public Field<Long> lastTrailRecord() {
+        return DSL.field("last_insert_id()", Long.class);
+    }
+
+    @Override
     public Access access(DSLContext dsl, DataSource pool, DatabaseSettings settings) {
         GroupCommitWriter writer = new GroupCommitWriter(dsl, MariadbKind::takeWriteTurn, MAX_WRITES_PER_COMMIT,
                 MAX_QUEUED_WRITES, settings.connectionTimeout()).start();

@@ -125,6 +125,12 @@ public final class PostgresKind implements DatabaseKind {
         return null;
     }
 
+    // The trail's own sequence, rather than lastval(), which any other sequence drawn in between would answer.
+    @Override
+    public Field<Long> lastTrailRecord() {
+        return DSL.field("currval(pg_get_serial_sequence('audit_trail', 'id'))", Long.class);
+    }
+
     @Override
     public Object stored(Instant instant) {
         return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);

@@ -125,6 +125,11 @@ public final class SqliteKind implements DatabaseKind {
         return DRAW_CHANGE.fetchNumber(tx, new Bindings(INSTANCE));
     }
 
+    @Override
+    public Field<Long> lastTrailRecord() {
+        return DSL.field("last_insert_rowid()", Long.class);
+    }
+
     // SQLite's own json_object: as cheap as reading the 22 columns through JNI, and the service then writes nothing
     // per donor; concatenated text cost twice as much (docs/performance.md). A flag is stored as 0 or 1; json() makes true or false values rather than strings.
     @Override

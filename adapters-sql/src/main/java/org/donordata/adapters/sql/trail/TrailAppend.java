@@ -1,9 +1,9 @@
 package org.donordata.adapters.sql.trail;
 
 import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
 import java.time.Instant;
-import java.util.List;
 
 import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
@@ -11,15 +11,23 @@ import org.donordata.adapters.sql.Statement;
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.AuditAction;
+import org.donordata.application.DonorChangeRecord;
+import org.donordata.domain.DonorField;
 import org.jooq.DSLContext;
 import org.jooq.Param;
 import org.jooq.impl.DSL;
 
 /**
  * Appends a record to the trail, in the transaction it is given: the one of the change it records. Rendered once, as
- * every donor write's statements are, since a record rides in every write.
+ * every donor write's statements are, since a record rides in every write. A donor's records are chained (V12): a
+ * record names the one before it of its donor, read from the donor's row, and the donor's row then names the record
+ * as its latest ({@link DatabaseKind#lastTrailRecord}), so the trail needs no index by donor, which every modify would write a random page
+ * of.
+ *
+ * @param insert a record, chained to its donor's latest
+ * @param link makes a new donor's row name its first record
  */
-public record TrailAppend(DatabaseKind kind, Statement insert) {
+public record TrailAppend(DatabaseKind kind, Statement insert, Statement link) {
 
     private static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
     private static final Param<Long> DONOR = DSL.param("p_donor", Long.class);
@@ -34,7 +42,8 @@ public record TrailAppend(DatabaseKind kind, Statement insert) {
     private static final Param<Long> VERSION = DSL.param("p_version", Long.class);
 
     public static TrailAppend of(DatabaseKind kind) {
-        return new TrailAppend(kind, Statement.render(DSL.using(kind.dialect()), DSL.insertInto(AUDIT_TRAIL)
+        DSLContext renderer = DSL.using(kind.dialect());
+        return new TrailAppend(kind, Statement.render(renderer, DSL.insertInto(AUDIT_TRAIL)
                 .set(AUDIT_TRAIL.APPLICATION_ID, APPLICATION)
                 .set(AUDIT_TRAIL.DONOR_ID, DONOR)
                 .set(AUDIT_TRAIL.KEY_ID, KEY)
@@ -45,14 +54,28 @@ public record TrailAppend(DatabaseKind kind, Statement insert) {
                 .set(AUDIT_TRAIL.ACTOR_KEY_ID, ACTOR_KEY)
                 .set(AUDIT_TRAIL.ACTOR_NAME, ACTOR_NAME)
                 .set(AUDIT_TRAIL.REQUEST_ID, REQUEST_ID)
-                .set(AUDIT_TRAIL.VERSION, VERSION)));
+                .set(AUDIT_TRAIL.VERSION, VERSION)
+                .set(AUDIT_TRAIL.PREVIOUS_ID, DSL.field(DSL.select(DONORS.LAST_RECORD_ID).from(DONORS)
+                        .where(DONORS.ID.eq(DONOR))))),
+                Statement.render(renderer, DSL.update(DONORS).set(DONORS.LAST_RECORD_ID, kind.lastTrailRecord())
+                        .where(DONORS.ID.eq(DONOR))));
     }
 
-    /** A change of a donor: the names of the fields it changed, and the donor's version after it. */
-    public void donorChanged(DSLContext tx, ApplicationId owner, long donorId, AuditAction action, List<String> fields,
-            Actor actor, long version, Instant at) {
-        insert.execute(tx, bindings(owner, action, actor, at).set(DONOR, donorId)
-                .set(FIELDS, String.join(" ", fields)).set(VERSION, version));
+    /**
+     * The record of a change of a donor: the names of the fields it changed, and the donor's version after it. The
+     * statement that changes the donor's row must follow it at once and set its latest record to {@link DatabaseKind#lastTrailRecord}; a new
+     * donor's row is {@link #linkFirst linked} instead.
+     */
+    public void donorChanged(DSLContext tx, ApplicationId owner, long donorId, DonorChangeRecord record, long version,
+            Instant at) {
+        insert.execute(tx, bindings(owner, record.action(), record.actor(), at).set(DONOR, donorId)
+                .set(FIELDS, String.join(" ", record.fields().stream().map(DonorField::key).toList()))
+                .set(VERSION, version));
+    }
+
+    /** Makes the new donor's row name the record {@link #donorChanged} inserted just before as its latest. */
+    public void linkFirst(DSLContext tx, long donorId) {
+        link.execute(tx, new Bindings(kind).set(DONOR, donorId));
     }
 
     /** An event of one of the owner's keys. */
