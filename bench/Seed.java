@@ -62,11 +62,24 @@ public class Seed {
             // bulk, for which InnoDB may leave gaps between the ids it generates.
             String sql = "insert into donors (application_id, type, first_name, last_name, email, phone, city,"
                     + " country, external_id, email_opt_out, do_not_contact, notes, created_at, updated_at, change_seq,"
-                    + " email_folded" + (mariadb ? ", id" : "") + ") values (?, 'individual', ?, ?, ?, ?, ?, 'GB', ?,"
-                    + " false, false, ?, ?, ?, ?, ?" + (mariadb ? ", ?" : "") + ")";
+                    + " email_folded, last_record_id" + (mariadb ? ", id" : "") + ") values (?, 'individual', ?, ?, ?, ?,"
+                    + " ?, 'GB', ?, false, false, ?, ?, ?, ?, ?, ?" + (mariadb ? ", ?" : "") + ")";
+            // Each donor's first record in the trail, as the service's create writes it, and named by the donor's row
+            // (V12): the records' ids are given, following those already there (the applications' key events).
+            long trailBase;
+            try (Statement query = db.createStatement();
+                    var latest = query.executeQuery("select coalesce(max(id), 0) from audit_trail")) {
+                latest.next();
+                trailBase = latest.getLong(1);
+            }
+            String recordSql = "insert into audit_trail"
+                    + " (id, application_id, donor_id, at, action, fields, actor_type, actor_name, version)"
+                    + (postgres ? " overriding system value" : "") + " values (?, ?, ?, ?, 'created', 'city country email external_id first_name last_name notes phone',"
+                    + " 'command', 'import', 1)";
             long row = 0;
             long benchDone = 0;
             try (PreparedStatement insert = db.prepareStatement(sql);
+                    PreparedStatement record = db.prepareStatement(recordSql);
                     PreparedStatement words = db.prepareStatement(
                             "insert into donor_words (donor_id, word, application_id) values (?, ?, ?)")) {
                 Instant base = Instant.parse("2025-01-01T00:00:00Z");
@@ -109,16 +122,23 @@ public class Seed {
                     insert.setLong(11, row + 1);
                     // The address is ASCII: folded, it is itself (EmailAddress.fold).
                     insert.setString(12, "donor" + row + "@example.org");
+                    insert.setLong(13, trailBase + row + 1);
                     if (mariadb) {
-                        insert.setLong(13, row + 1);
+                        insert.setLong(14, row + 1);
                     }
                     insert.addBatch();
+                    record.setLong(1, trailBase + row + 1);
+                    record.setLong(2, app);
+                    record.setLong(3, row + 1);
+                    record.setObject(4, stored);
+                    record.addBatch();
                     row++;
                     if (!other) {
                         benchDone++;
                     }
                     if (row % BATCH == 0) {
                         insert.executeBatch();
+                        record.executeBatch();
                         words.executeBatch();
                         db.commit();
                         if (row % 200_000 == 0) {
@@ -127,6 +147,7 @@ public class Seed {
                     }
                 }
                 insert.executeBatch();
+                record.executeBatch();
                 words.executeBatch();
             }
             try (Statement sequencing = db.createStatement()) {
@@ -135,6 +156,10 @@ public class Seed {
                 sequencing.execute("update sequencing set numbered_through = (select max(id) from donors),"
                         + " last_change = (select max(change_seq) from donors),"
                         + " change_offset = (select max(change_seq) from donors) + 1");
+                if (postgres) {
+                    sequencing.execute("select setval(pg_get_serial_sequence('audit_trail', 'id'),"
+                            + " (select max(id) from audit_trail))");
+                }
             }
             db.commit();
             if (postgres || mariadb) {
@@ -142,7 +167,7 @@ public class Seed {
                 try (Statement analyze = db.createStatement()) {
                     // VACUUM too on PostgreSQL: what autovacuum does after a bulk insert, so that index-only scans (the
                     // search's word counts) need not visit the table as they would before it ran.
-                    analyze.execute(postgres ? "vacuum analyze" : "analyze table donors, donor_ordinals, donor_words");
+                    analyze.execute(postgres ? "vacuum analyze" : "analyze table donors, donor_ordinals, donor_words, audit_trail");
                 }
             }
             System.out.printf("  seeded %,d donors (%,d for the benchmark application) in %.1f s%n", row, benchDone,
