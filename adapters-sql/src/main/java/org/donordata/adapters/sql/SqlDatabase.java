@@ -96,7 +96,7 @@ public final class SqlDatabase implements AutoCloseable {
         this.unguardedWrites = writes;
         this.writes = failures.guard(writes);
         this.donors = new SqlDonorRepository(DonorQueries.of(kind), failures.guard(reads), this.writes);
-        this.webhooks = failures.guard(new SqlWebhookRepository(dsl, donors));
+        this.webhooks = failures.guard(new SqlWebhookRepository(dsl, this.writes, donors));
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */

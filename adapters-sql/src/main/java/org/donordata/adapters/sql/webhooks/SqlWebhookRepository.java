@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.Writes;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.webhooks.WebhookEndpoint;
@@ -29,7 +30,9 @@ import org.jooq.Record;
 
 /**
  * Webhook endpoints in {@code webhook_endpoints}: the owner's settings, and the delivery state that deliverers store
- * under their lease. Instants are kept to the microsecond, as every database keeps them.
+ * under their lease. Instants are kept to the microsecond, as every database keeps them. The deliverers' writes (leases,
+ * where delivery stands) go through the node's writes, as the donors' do: on SQLite and MariaDB they then ride in the
+ * one writer's shared commits instead of each taking the database's write lock, and a sync, of its own.
  */
 public final class SqlWebhookRepository implements WebhookRepository {
 
@@ -37,12 +40,14 @@ public final class SqlWebhookRepository implements WebhookRepository {
     private static final int MAX_TEXT = 200;
 
     private final DSLContext dsl;
+    private final Writes writes;
     private final DatabaseKind kind;
     private final DonorRepository donors;
 
     /** @param donors where a new endpoint's delivery starts: after its owner's latest change */
-    public SqlWebhookRepository(DSLContext dsl, DonorRepository donors) {
+    public SqlWebhookRepository(DSLContext dsl, Writes writes, DonorRepository donors) {
         this.dsl = dsl;
+        this.writes = writes;
         this.kind = DatabaseKind.of(dsl);
         this.donors = donors;
     }
@@ -120,27 +125,28 @@ public final class SqlWebhookRepository implements WebhookRepository {
 
     @Override
     public boolean lease(long id, String node, Instant until, Instant now) {
-        return dsl.update(WEBHOOK_ENDPOINTS)
+        return writes.write(tx -> tx.update(WEBHOOK_ENDPOINTS)
                 .set(WEBHOOK_ENDPOINTS.LEASE_NODE, node)
                 .set(WEBHOOK_ENDPOINTS.LEASE_UNTIL, micros(until))
                 .where(WEBHOOK_ENDPOINTS.ID.eq(id), WEBHOOK_ENDPOINTS.LEASE_NODE.isNull()
                         .or(WEBHOOK_ENDPOINTS.LEASE_NODE.eq(node))
                         .or(WEBHOOK_ENDPOINTS.LEASE_UNTIL.lt(micros(now))))
-                .execute() == 1;
+                .execute() == 1);
     }
 
     @Override
     public boolean saveState(long id, long revision, String node, DeliveryState state) {
-        return dsl.update(WEBHOOK_ENDPOINTS).set(state(state))
+        return writes.write(tx -> tx.update(WEBHOOK_ENDPOINTS).set(state(state))
                 .where(WEBHOOK_ENDPOINTS.ID.eq(id), WEBHOOK_ENDPOINTS.REVISION.eq(revision),
                         WEBHOOK_ENDPOINTS.LEASE_NODE.eq(node))
-                .execute() == 1;
+                .execute() == 1);
     }
 
     @Override
     public void release(long id, String node) {
-        dsl.update(WEBHOOK_ENDPOINTS).setNull(WEBHOOK_ENDPOINTS.LEASE_NODE).setNull(WEBHOOK_ENDPOINTS.LEASE_UNTIL)
-                .where(WEBHOOK_ENDPOINTS.ID.eq(id), WEBHOOK_ENDPOINTS.LEASE_NODE.eq(node)).execute();
+        writes.write(tx -> tx.update(WEBHOOK_ENDPOINTS).setNull(WEBHOOK_ENDPOINTS.LEASE_NODE)
+                .setNull(WEBHOOK_ENDPOINTS.LEASE_UNTIL)
+                .where(WEBHOOK_ENDPOINTS.ID.eq(id), WEBHOOK_ENDPOINTS.LEASE_NODE.eq(node)).execute());
     }
 
     /** The delivery state's columns, as an update or insert sets them. */
