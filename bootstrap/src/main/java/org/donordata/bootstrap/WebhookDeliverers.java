@@ -29,7 +29,8 @@ import org.donordata.application.webhooks.WebhookEndpoint;
 /**
  * This node's deliverers of webhook messages (contract section 16), off the request path: every
  * {@link #TICK} one platform thread reads the enabled endpoints and starts a run for each that has none under way here,
- * each on a virtual thread of its own, at most {@link #MAX_RUNS} at once (so at most that many connections out). A run
+ * each on a thread of its own at the lowest priority ({@link BackgroundThreads}: the requests come first), at most
+ * {@link #MAX_RUNS} at once (so at most that many threads and connections out). A run
  * goes on at once while changes wait. The endpoint's lease in the database keeps other nodes off it
  * ({@link WebhookDelivery}); on close, runs under way finish (for a while) and the leases are given up, so another node
  * takes over at once. The outcomes are counted, disablings logged, and each endpoint's oldest undelivered change aged
@@ -52,8 +53,7 @@ final class WebhookDeliverers implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
-    private final ExecutorService runs = Executors.newThreadPerTaskExecutor(Thread.ofVirtual()
-            .name("webhook-delivery-", 0).factory());
+    private final ExecutorService runs = Executors.newCachedThreadPool(new BackgroundThreads("webhook-delivery-"));
     private final Semaphore slots = new Semaphore(MAX_RUNS);
     private final Set<Long> running = ConcurrentHashMap.newKeySet();
     private final Set<Long> leased = ConcurrentHashMap.newKeySet();

@@ -36,9 +36,12 @@ class HttpWebhookSenderTest {
     private static final WebhookAddresses LOOPBACK_ALLOWED = WebhookAddresses.allowing("127.0.0.0/8");
     private static final Map<String, String> HEADERS = Map.of("content-type", "application/json");
     private static final byte[] BODY = "{}".getBytes(StandardCharsets.UTF_8);
+    private static final long ENDPOINT = 7;
+    private static final byte[] NO_CONTENT = "HTTP/1.1 204 No Content\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ServerSocket server;
     private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger connections = new AtomicInteger();
     private final CountDownLatch stop = new CountDownLatch(1);
 
     HttpWebhookSenderTest() throws IOException {
@@ -53,15 +56,23 @@ class HttpWebhookSenderTest {
 
     /** Answers every connection's first request with what {@code answer} writes. */
     private void serve(Answer answer) {
+        serve(1, answer);
+    }
+
+    /** Answers up to {@code perConnection} requests of every connection, then closes it. */
+    private void serve(int perConnection, Answer answer) {
         Thread.ofVirtual().start(() -> {
             while (!server.isClosed()) {
                 try {
                     Socket socket = server.accept();
+                    connections.incrementAndGet();
                     Thread.ofVirtual().start(() -> {
                         try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
-                            readRequest(in);
-                            requests.incrementAndGet();
-                            answer.write(out);
+                            for (int i = 0; i < perConnection && readRequest(in); i++) {
+                                requests.incrementAndGet();
+                                answer.write(out);
+                                out.flush();
+                            }
                         } catch (IOException | InterruptedException closed) {
                             // the sender went away
                         }
@@ -77,12 +88,13 @@ class HttpWebhookSenderTest {
         void write(OutputStream out) throws IOException, InterruptedException;
     }
 
-    private static void readRequest(InputStream in) throws IOException {
+    /** Reads a request whole; false when the connection ended instead. */
+    private static boolean readRequest(InputStream in) throws IOException {
         StringBuilder head = new StringBuilder();
         while (!head.toString().endsWith("\r\n\r\n")) {
             int c = in.read();
             if (c < 0) {
-                return;
+                return false;
             }
             head.append((char) c);
         }
@@ -90,6 +102,7 @@ class HttpWebhookSenderTest {
         int at = lower.indexOf("content-length:");
         int length = at < 0 ? 0 : Integer.parseInt(lower.substring(at + 15, lower.indexOf('\r', at)).strip());
         in.readNBytes(length);
+        return true;
     }
 
     private WebhookUrl url(String host) {
@@ -97,11 +110,37 @@ class HttpWebhookSenderTest {
     }
 
     @Test
+    void anEndpointsMessagesShareOneConnection() {
+        serve(100, out -> out.write(NO_CONTENT));
+        try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED)) {
+            for (int i = 0; i < 5; i++) {
+                assertEquals(new WebhookSender.Answered(204), sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY));
+            }
+            assertEquals(new WebhookSender.Answered(204), sender.send(ENDPOINT + 1, url("127.0.0.1"), HEADERS, BODY));
+
+            assertEquals(6, requests.get());
+            assertEquals(2, connections.get(), "one for each endpoint");
+        }
+    }
+
+    /** A receiver may close a kept-alive connection while it is idle: the next message goes on a new one, once. */
+    @Test
+    void aConnectionTheReceiverClosedMeanwhileIsReplaced() {
+        serve(1, out -> out.write(NO_CONTENT));
+        try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED)) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(new WebhookSender.Answered(204), sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY));
+            }
+            assertEquals(3, requests.get());
+        }
+    }
+
+    @Test
     void aRedirectIsAFailureAndIsNotFollowed() {
         serve(out -> out.write(("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:" + server.getLocalPort()
                 + "/elsewhere\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
         try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED)) {
-            WebhookSender.Result result = sender.send(url("127.0.0.1"), HEADERS, BODY);
+            WebhookSender.Result result = sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY);
 
             assertEquals(new WebhookSender.Answered(302), result);
             assertFalse(result.succeeded());
@@ -121,7 +160,7 @@ class HttpWebhookSenderTest {
         try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(2))) {
             long started = System.nanoTime();
 
-            WebhookSender.Result result = sender.send(url("127.0.0.1"), HEADERS, BODY);
+            WebhookSender.Result result = sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY);
 
             assertEquals(new WebhookSender.Failed("timed out"), result);
             Duration took = Duration.ofNanos(System.nanoTime() - started);
@@ -139,7 +178,7 @@ class HttpWebhookSenderTest {
             stop.await();
         });
         try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(5))) {
-            assertEquals(new WebhookSender.Answered(200), sender.send(url("127.0.0.1"), HEADERS, BODY));
+            assertEquals(new WebhookSender.Answered(200), sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY));
         }
     }
 
@@ -147,8 +186,8 @@ class HttpWebhookSenderTest {
     void aNameThatResolvesToARefusedAddressIsNeverConnectedTo() {
         serve(out -> out.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
         try (HttpWebhookSender sender = new HttpWebhookSender(WebhookAddresses.STRICT)) {
-            assertEquals(new WebhookSender.Failed("refused address"), sender.send(url("localhost"), HEADERS, BODY));
-            assertEquals(new WebhookSender.Failed("refused address"), sender.send(url("127.0.0.1"), HEADERS, BODY));
+            assertEquals(new WebhookSender.Failed("refused address"), sender.send(ENDPOINT, url("localhost"), HEADERS, BODY));
+            assertEquals(new WebhookSender.Failed("refused address"), sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY));
             assertEquals(0, requests.get());
         }
     }

@@ -148,7 +148,7 @@ public final class WebhookDelivery {
         headers.put("webhook-signature", WebhookSignature.header(endpoint.signingSecrets(now), message.id(), timestamp,
                 body));
         headers.put("content-type", "application/json");
-        return sender.send(endpoint.url(), headers, body);
+        return sender.send(endpoint.id(), endpoint.url(), headers, body);
     }
 
     /** Gives up this node's lease on the endpoint, so another node may take it over at once (when this one stops). */

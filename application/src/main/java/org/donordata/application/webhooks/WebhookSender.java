@@ -37,6 +37,9 @@ public interface WebhookSender {
         }
     }
 
-    /** POSTs {@code body} with these headers to the endpoint's URL. */
-    Result send(WebhookUrl url, Map<String, String> headers, byte[] body);
+    /**
+     * POSTs {@code body} with these headers to the endpoint's URL. An endpoint's messages are sent one at a time, so an
+     * implementation may keep a connection to it between them.
+     */
+    Result send(long endpointId, WebhookUrl url, Map<String, String> headers, byte[] body);
 }

@@ -42,7 +42,7 @@ class WebhookDeliveryTest {
     private final InMemoryWebhookRepository endpoints = new InMemoryWebhookRepository(donors);
     private final List<String> sent = new ArrayList<>();
     private int status = 200;
-    private final WebhookSender sender = (url, headers, body) -> {
+    private final WebhookSender sender = (endpointId, url, headers, body) -> {
         sent.add(new String(body, StandardCharsets.UTF_8));
         return new WebhookSender.Answered(status);
     };
