@@ -30,9 +30,10 @@ import org.donordata.application.webhooks.WebhookEndpoint;
  * This node's deliverers of webhook messages (contract section 16), off the request path: every
  * {@link #TICK} one platform thread reads the enabled endpoints and starts a run for each that has none under way here,
  * each on a thread of its own at the lowest priority ({@link BackgroundThreads}: the requests come first), at most
- * {@link #MAX_RUNS} at once (so at most that many threads and connections out). A run
- * goes on at once while changes wait. The endpoint's lease in the database keeps other nodes off it
- * ({@link WebhookDelivery}); on close, runs under way finish (for a while) and the leases are given up, so another node
+ * {@link #MAX_RUNS} at once (so at most that many threads and connections out). A run goes on at once while changes
+ * wait, except while the node's writer is at its capacity ({@link WriterLoad}): then each endpoint is sent at most
+ * {@link #YIELDING_BATCH} messages a tick, and catches up when the writes leave room. The endpoint's lease in the
+ * database keeps other nodes off it ({@link WebhookDelivery}); on close, runs under way finish (for a while) and the leases are given up, so another node
  * takes over at once. The outcomes are counted, disablings logged, and each endpoint's oldest undelivered change aged
  * in the metrics.
  */
@@ -42,10 +43,13 @@ final class WebhookDeliverers implements AutoCloseable {
     /** A node that stops without giving up its leases is taken over this long after its last renewal at most. */
     static final Duration LEASE = Duration.ofSeconds(10);
     static final int MAX_RUNS = 32;
+    /** What a run sends at most while the writer is at capacity: at most 50 messages a second to each endpoint. */
+    static final int YIELDING_BATCH = 10;
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     private static final System.Logger LOG = System.getLogger("donors.webhooks");
 
     private final WebhookDelivery delivery;
+    private final WriterLoad writerLoad;
     private final Clock clock;
     private final String node = nodeName();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -65,8 +69,9 @@ final class WebhookDeliverers implements AutoCloseable {
     private final Counter disabled;
     private volatile boolean closed;
 
-    private WebhookDeliverers(WebhookDelivery delivery, Clock clock) {
+    private WebhookDeliverers(WebhookDelivery delivery, WriterLoad writerLoad, Clock clock) {
         this.delivery = delivery;
+        this.writerLoad = writerLoad;
         this.clock = clock;
         this.delivered = outcomes("delivered");
         this.failed = outcomes("failed");
@@ -75,8 +80,8 @@ final class WebhookDeliverers implements AutoCloseable {
     }
 
     /** Starts delivering; close to stop. */
-    static WebhookDeliverers start(WebhookDelivery delivery, Clock clock) {
-        WebhookDeliverers deliverers = new WebhookDeliverers(delivery, clock);
+    static WebhookDeliverers start(WebhookDelivery delivery, WriterLoad writerLoad, Clock clock) {
+        WebhookDeliverers deliverers = new WebhookDeliverers(delivery, writerLoad, clock);
         deliverers.ticker.scheduleWithFixedDelay(deliverers::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
         return deliverers;
     }
@@ -88,6 +93,7 @@ final class WebhookDeliverers implements AutoCloseable {
     }
 
     private void tick() {
+        writerLoad.sample();
         try {
             for (WebhookEndpoint endpoint : delivery.enabled()) {
                 if (closed) {
@@ -111,11 +117,13 @@ final class WebhookDeliverers implements AutoCloseable {
         try {
             WebhookEndpoint next = endpoint;
             WebhookDelivery.Run run;
+            boolean yielding;
             do {
-                run = delivery.run(next, node);
+                yielding = writerLoad.busy();
+                run = delivery.run(next, node, yielding ? YIELDING_BATCH : WebhookDelivery.BATCH);
                 recorded(run);
                 next = run.endpoint();
-            } while (run.more() && !closed);
+            } while (run.more() && !closed && !yielding);
         } catch (RuntimeException failure) {
             LOG.log(System.Logger.Level.WARNING, "Delivery to webhook endpoint " + endpoint.id() + " stopped: "
                     + failure.getMessage() + "; it is tried again shortly");

@@ -62,7 +62,8 @@ final class Wiring implements AutoCloseable {
             sender = new HttpWebhookSender(webhookSettings.urls().addresses());
         }
         return WebhookDeliverers.start(new WebhookDelivery(database.webhooks(), database.donors(), sender, tokens(),
-                webhookSettings.failures(), WebhookDeliverers.LEASE, clock), clock);
+                webhookSettings.failures(), WebhookDeliverers.LEASE, clock),
+                new WriterLoad(database::writerCpuNanos, System::nanoTime), clock);
     }
 
     // Made when first needed: the installation's secret is written by the first node that asks, which a command

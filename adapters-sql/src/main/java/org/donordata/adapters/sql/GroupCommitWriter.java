@@ -1,5 +1,6 @@
 package org.donordata.adapters.sql;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,6 +110,12 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
     @Override
     public int queued() {
         return queue.size();
+    }
+
+    @Override
+    public long threadCpuNanos() {
+        long used = ManagementFactory.getThreadMXBean().getThreadCpuTime(thread.threadId());
+        return Math.max(0, used);
     }
 
     /** Why the writer cannot take writes now, if it cannot: stopped, or inside one commit for longer than stuckAfter. */

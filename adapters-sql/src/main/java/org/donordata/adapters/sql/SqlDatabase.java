@@ -160,6 +160,14 @@ public final class SqlDatabase implements AutoCloseable {
         return donors;
     }
 
+    /**
+     * The processor time this node's one writer has used so far, in nanoseconds (0 on PostgreSQL, whose writes run on
+     * their callers' threads): how busy the writes keep it.
+     */
+    public long writerCpuNanos() {
+        return unguardedWrites.threadCpuNanos();
+    }
+
     /** The trail of changes and key events, as it is read. */
     public AuditTrail trail() {
         return trail;

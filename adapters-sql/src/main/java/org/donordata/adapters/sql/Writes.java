@@ -35,6 +35,14 @@ public interface Writes {
         return 0;
     }
 
+    /**
+     * The processor time the strategy's own thread has used so far, in nanoseconds, where it has one (the one writer):
+     * how busy it is, against the time that passed; 0 where every write runs on its caller's thread.
+     */
+    default long threadCpuNanos() {
+        return 0;
+    }
+
     /** Why writes cannot be taken now, if they cannot: the strategy stopped, or one commit has taken too long. */
     default Optional<String> problem(Duration stuckAfter) {
         return Optional.empty();

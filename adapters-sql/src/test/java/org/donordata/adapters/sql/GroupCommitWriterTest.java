@@ -148,6 +148,17 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
     }
 
     @Test
+    void theWritersProcessorTimeGrowsWithItsWrites() throws Exception {
+        writer = unstartedWriter().start();
+        long before = writer.threadCpuNanos();
+        for (int i = 0; i < 50; i++) {
+            submitInsert(person("Writer" + i, null)).get();
+        }
+
+        assertTrue(writer.threadCpuNanos() > before, "the writer thread's time, which webhook deliveries read");
+    }
+
+    @Test
     void closingCommitsWhatIsQueued() throws Exception {
         writer = unstartedWriter();
         Future<Donor> queued = submitInsert(person("Ada", null));

@@ -26,7 +26,7 @@ import org.donordata.domain.webhooks.WebhookSignature;
 public final class WebhookDelivery {
 
     /** How many changes a run reads and sends at most; their position is stored once, at the run's end. */
-    static final int BATCH = 100;
+    public static final int BATCH = 100;
     /** How often a long run stores where it stands, so a crash sends again at most this much. */
     private static final Duration SAVE_EVERY = Duration.ofSeconds(1);
 
@@ -72,22 +72,31 @@ public final class WebhookDelivery {
         return endpoints.enabled();
     }
 
+    /** {@link #run(WebhookEndpoint, String, int)} of at most {@link #BATCH} messages. */
+    public Run run(WebhookEndpoint endpoint, String node) {
+        return run(endpoint, node, BATCH);
+    }
+
     /**
      * Sends the endpoint's next messages, as this node, if it may: the endpoint is due (enabled, not waiting for a
      * retry) and no other node holds it.
      *
      * @param endpoint as read by {@link #enabled}; a run after the owner changed it stores nothing
+     * @param limit how many messages the run sends at most, 1 to {@link #BATCH}
      * @return what was sent, and whether more changes wait now ({@code more}: run again at once)
      */
-    public Run run(WebhookEndpoint endpoint, String node) {
+    public Run run(WebhookEndpoint endpoint, String node, int limit) {
+        if (limit < 1 || limit > BATCH) {
+            throw new IllegalArgumentException("a run sends 1 to " + BATCH + " messages, not " + limit);
+        }
         Instant started = clock.instant();
         if (!endpoint.state().due(started) || !endpoints.lease(endpoint.id(), node, started.plus(lease), started)) {
             return new Run(endpoint, 0, Optional.empty(), Optional.empty(), false, Optional.empty(), false);
         }
         Instant leasedUntil = started.plus(lease);
         DeliveryState state = endpoint.state();
-        List<ChangeEvent> events = donors.changeEventsAfter(endpoint.owner(), state.deliveredThrough(), BATCH + 1);
-        int sendable = Math.min(events.size(), BATCH);
+        List<ChangeEvent> events = donors.changeEventsAfter(endpoint.owner(), state.deliveredThrough(), limit + 1);
+        int sendable = Math.min(events.size(), limit);
         Instant savedAt = started;
         int succeeded = 0;
         for (int i = 0; i < sendable; i++) {
@@ -123,9 +132,9 @@ public final class WebhookDelivery {
             }
         }
         boolean stored = sendable == 0 || endpoints.saveState(endpoint.id(), endpoint.revision(), node, state);
-        boolean more = stored && events.size() > BATCH;
+        boolean more = stored && events.size() > limit;
         return new Run(endpoint.withState(state), succeeded, Optional.empty(), Optional.empty(), more,
-                events.size() > BATCH ? Optional.of(events.get(BATCH).at()) : Optional.empty(), true);
+                events.size() > limit ? Optional.of(events.get(limit).at()) : Optional.empty(), true);
     }
 
     /**

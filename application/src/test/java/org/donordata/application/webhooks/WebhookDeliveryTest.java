@@ -1,6 +1,7 @@
 package org.donordata.application.webhooks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -90,6 +91,26 @@ class WebhookDeliveryTest {
         assertFalse(second.more());
         assertEquals(Optional.empty(), second.oldestUndelivered());
         assertEquals(WebhookDelivery.BATCH + 6, sent.size(), "every change but the CRM's, once");
+    }
+
+    /** A run of fewer messages (the deliverers' while the writer is at capacity) goes on from where it stopped. */
+    @Test
+    void aShorterRunSendsItsLimitAndTheNextGoesOnFromThere() {
+        WebhookEndpoint endpoint = endpoint(Set.of());
+        create(WEBSITE, 25);
+
+        WebhookDelivery.Run first = delivery.run(endpoint, "node-a", 10);
+        WebhookDelivery.Run second = delivery.run(first.endpoint(), "node-a", 10);
+        WebhookDelivery.Run third = delivery.run(second.endpoint(), "node-a", 10);
+
+        assertEquals(java.util.List.of(10, 10, 5), java.util.List.of(first.succeeded(), second.succeeded(),
+                third.succeeded()));
+        assertEquals(java.util.List.of(true, true, false), java.util.List.of(first.more(), second.more(), third.more()));
+        assertEquals(25, sent.size());
+        assertEquals(25, sent.stream().distinct().count(), "each change once");
+        assertThrows(IllegalArgumentException.class, () -> delivery.run(endpoint, "node-a", 0));
+        assertThrows(IllegalArgumentException.class, () -> delivery.run(endpoint, "node-a",
+                WebhookDelivery.BATCH + 1));
     }
 
     @Test
