@@ -18,6 +18,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.helidon.common.tls.Tls;
+
 import org.donordata.application.webhooks.WebhookSender;
 import org.donordata.domain.webhooks.WebhookAddresses;
 import org.donordata.domain.webhooks.WebhookUrl;
@@ -61,6 +63,10 @@ class HttpWebhookSenderTest {
 
     /** Answers up to {@code perConnection} requests of every connection, then closes it. */
     private void serve(int perConnection, Answer answer) {
+        serve(server, perConnection, answer);
+    }
+
+    private void serve(ServerSocket server, int perConnection, Answer answer) {
         Thread.ofVirtual().start(() -> {
             while (!server.isClosed()) {
                 try {
@@ -135,6 +141,49 @@ class HttpWebhookSenderTest {
         }
     }
 
+    /**
+     * Over TLS too the endpoint's messages share its one connection: the client, left to itself, would negotiate the
+     * protocol on a connection of its own first, which no deadline would watch.
+     */
+    @Test
+    void anHttpsEndpointsMessagesShareOneConnection() throws Exception {
+        TestCertificate certificate = TestCertificate.shared();
+        try (ServerSocket tls = certificate.serverContext().getServerSocketFactory()
+                .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(5),
+                        Tls.builder().sslContext(certificate.clientContext()).build())) {
+            serve(tls, 100, out -> out.write(NO_CONTENT));
+            WebhookUrl url = new WebhookUrl(URI.create("https://localhost:" + tls.getLocalPort() + "/hooks"));
+            for (int i = 0; i < 3; i++) {
+                assertEquals(new WebhookSender.Answered(204), sender.send(ENDPOINT, url, HEADERS, BODY));
+            }
+            assertEquals(3, requests.get());
+            assertEquals(1, connections.get());
+        }
+    }
+
+    /** A node that stops closes the connections under way: an exchange waiting for a hanging receiver ends at once. */
+    @Test
+    void closingTheSenderEndsAnExchangeUnderWay() throws Exception {
+        CountDownLatch asked = new CountDownLatch(1);
+        serve(out -> {
+            asked.countDown();
+            stop.await();
+        });
+        HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(60), null);
+        java.util.concurrent.CompletableFuture<WebhookSender.Result> result = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY),
+                        command -> Thread.ofPlatform().start(command));
+        assertTrue(asked.await(10, TimeUnit.SECONDS));
+
+        sender.close();
+
+        assertEquals(new WebhookSender.Failed("interrupted: the node is stopping"), result.get(10, TimeUnit.SECONDS));
+        assertEquals(new WebhookSender.Failed("interrupted: the node is stopping"),
+                sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY), "and sends nothing more");
+        assertEquals(1, requests.get());
+    }
+
     @Test
     void aRedirectIsAFailureAndIsNotFollowed() {
         serve(out -> out.write(("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:" + server.getLocalPort()
@@ -157,7 +206,7 @@ class HttpWebhookSenderTest {
                 out.flush();
             }
         });
-        try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(2))) {
+        try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(2), null)) {
             long started = System.nanoTime();
 
             WebhookSender.Result result = sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY);
@@ -177,7 +226,7 @@ class HttpWebhookSenderTest {
             // The rest never comes: a sender that read the whole answer would wait for it until its timeout.
             stop.await();
         });
-        try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(5))) {
+        try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED, Duration.ofSeconds(5), null)) {
             assertEquals(new WebhookSender.Answered(200), sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY));
         }
     }

@@ -1,9 +1,11 @@
 package org.donordata.adapters.sql;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 import org.donordata.application.Application;
+import org.donordata.application.AuditRecord;
 import org.donordata.application.Caller;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.KeyHash;
@@ -12,20 +14,25 @@ import org.donordata.domain.DonorFilter;
 
 /**
  * Everything the repositories tell about a database, for comparing two field by field: its applications, which
- * application each of the fixture's keys finds (so the key hashes are compared too), and every donor.
+ * application each of the fixture's keys finds (so the key hashes are compared too), every donor, and every donor's
+ * history (so a copy's chains of trail records are followed too).
  */
 public record RepositorySnapshot(List<Application> applications, List<Optional<Caller>> keyLookups,
-        List<Donor> donors) {
+        List<Donor> donors, List<List<AuditRecord>> histories) {
 
     public static RepositorySnapshot of(SqlDatabase database) {
         List<Application> applications = database.applications().list();
         List<Optional<Caller>> keyLookups = DonorFixture.KEYS.stream()
                 .map(key -> database.applications().findByKeyHash(KeyHash.of(key)))
                 .toList();
-        List<Donor> donors = applications.stream()
-                .flatMap(application -> database.donors().list(application.id(), DonorFilter.NONE, 0,
-                        DonorRepository.MAX_ROWS).stream())
-                .toList();
-        return new RepositorySnapshot(applications, keyLookups, donors);
+        List<List<AuditRecord>> histories = new ArrayList<>();
+        List<Donor> donors = new ArrayList<>();
+        for (Application application : applications) {
+            for (Donor donor : database.donors().list(application.id(), DonorFilter.NONE, 0, DonorRepository.MAX_ROWS)) {
+                donors.add(donor);
+                histories.add(database.trail().history(application.id(), donor.id(), 0, DonorRepository.MAX_ROWS));
+            }
+        }
+        return new RepositorySnapshot(applications, keyLookups, donors, histories);
     }
 }

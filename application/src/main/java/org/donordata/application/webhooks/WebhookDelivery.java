@@ -102,7 +102,9 @@ public final class WebhookDelivery {
         for (int i = 0; i < sendable; i++) {
             ChangeEvent event = events.get(i);
             Instant now = clock.instant();
-            // Renewed at half time, so that the lease never lapses while a message is under way (at most 10 s).
+            // Renewed before a message once half of it is gone. A message that takes its whole 10 s (more with a slow
+            // connect) may outlast the rest, and another node may then take the endpoint over: this run's next store
+            // then fails and it stops, and the other goes on from the position stored, so a message may come twice.
             if (Duration.between(now, leasedUntil).compareTo(lease.dividedBy(2)) < 0) {
                 if (!endpoints.lease(endpoint.id(), node, now.plus(lease), now)) {
                     return stopped(endpoint, succeeded, event);

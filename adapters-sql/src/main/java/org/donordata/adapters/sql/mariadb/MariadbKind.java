@@ -9,6 +9,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 
 import javax.sql.DataSource;
@@ -143,6 +144,16 @@ public final class MariadbKind implements DatabaseKind {
     @Override
     public Field<Long> lastTrailRecord() {
         return DSL.field("last_insert_id()", Long.class);
+    }
+
+    // A donor's history follows its chain of trail records with a recursive query, a step a record (SqlAuditTrail);
+    // MariaDB ends such a query after max_recursive_iterations steps, 1,000 by default since 10.6, so a donor changed
+    // more often would lose its oldest records.
+    @Override
+    public Properties connectionProperties() {
+        Properties properties = new Properties();
+        properties.setProperty("sessionVariables", "max_recursive_iterations=4294967295");
+        return properties;
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.donordata.adapters.sql.Reads;
@@ -91,8 +92,13 @@ final class SqliteReaders implements Reads, AutoCloseable {
     private SqliteReaders(List<Reader> all) {
         this.all = all;
         this.unclaimed = new ArrayBlockingQueue<>(Math.max(1, all.size()), false, all);
-        this.threads = Executors.newFixedThreadPool(Math.max(1, all.size()),
+        ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newFixedThreadPool(Math.max(1, all.size()),
                 Thread.ofPlatform().name("sqlite-reader-", 0).daemon().factory());
+        // Started now, by the thread that opens the database, rather than by whichever thread reads first: on Linux a
+        // thread takes its scheduling priority from the one that starts it, and the webhook deliveries' threads,
+        // which read too, run at the lowest priority; the readers serve the requests.
+        pool.prestartAllCoreThreads();
+        this.threads = pool;
     }
 
     static SqliteReaders open(String jdbcUrl, Properties properties, int count) {
