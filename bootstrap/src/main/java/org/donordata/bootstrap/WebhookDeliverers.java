@@ -42,6 +42,11 @@ final class WebhookDeliverers implements AutoCloseable {
     static final Duration TICK = Duration.ofMillis(200);
     /** A node that stops without giving up its leases is taken over this long after its last renewal at most. */
     static final Duration LEASE = Duration.ofSeconds(10);
+    /**
+     * How often the leases of the endpoints whose runs are under way are renewed: a message may wait 10 s and more for
+     * its answer, which would outlast what a run's own renewal before each message leaves of the lease.
+     */
+    static final Duration RENEW_EVERY = LEASE.dividedBy(4);
     static final int MAX_RUNS = 32;
     /** What a run sends at most while the writer is at capacity: at most 50 messages a second to each endpoint. */
     static final int YIELDING_BATCH = 10;
@@ -68,6 +73,7 @@ final class WebhookDeliverers implements AutoCloseable {
     private final Counter failed;
     private final Counter disabled;
     private volatile boolean closed;
+    private long renewedAt = System.nanoTime();
 
     private WebhookDeliverers(WebhookDelivery delivery, WriterLoad writerLoad, Clock clock) {
         this.delivery = delivery;
@@ -94,6 +100,10 @@ final class WebhookDeliverers implements AutoCloseable {
 
     private void tick() {
         writerLoad.sample();
+        if (System.nanoTime() - renewedAt >= RENEW_EVERY.toNanos()) {
+            renewedAt = System.nanoTime();
+            renewRunning();
+        }
         try {
             for (WebhookEndpoint endpoint : delivery.enabled()) {
                 if (closed) {
@@ -110,6 +120,18 @@ final class WebhookDeliverers implements AutoCloseable {
         } catch (RuntimeException failure) {
             // The database may be away for a while; the next tick tries again.
             LOG.log(System.Logger.Level.WARNING, "Could not read the webhook endpoints: " + failure.getMessage());
+        }
+    }
+
+    private void renewRunning() {
+        for (long id : running) {
+            try {
+                delivery.renew(id, node);
+            } catch (RuntimeException failure) {
+                // The next renewal tries again, well before the lease ends.
+                LOG.log(System.Logger.Level.WARNING, "Could not renew the lease of webhook endpoint " + id + ": "
+                        + failure.getMessage());
+            }
         }
     }
 

@@ -102,9 +102,8 @@ public final class WebhookDelivery {
         for (int i = 0; i < sendable; i++) {
             ChangeEvent event = events.get(i);
             Instant now = clock.instant();
-            // Renewed before a message once half of it is gone. A message that takes its whole 10 s (more with a slow
-            // connect) may outlast the rest, and another node may then take the endpoint over: this run's next store
-            // then fails and it stops, and the other goes on from the position stored, so a message may come twice.
+            // Renewed before a message once half of it is gone; while a message waits for its answer, the adapter's
+            // threads renew it (renew), so it never lapses under a slow answer.
             if (Duration.between(now, leasedUntil).compareTo(lease.dividedBy(2)) < 0) {
                 if (!endpoints.lease(endpoint.id(), node, now.plus(lease), now)) {
                     return stopped(endpoint, succeeded, event);
@@ -160,6 +159,15 @@ public final class WebhookDelivery {
                 body));
         headers.put("content-type", "application/json");
         return sender.send(endpoint.id(), endpoint.url(), headers, body);
+    }
+
+    /**
+     * Renews this node's hold on the endpoint while its run waits on a slow answer, so that the lease does not lapse
+     * under a message (another node would then send beside it); fails, changing nothing, where another node holds it.
+     */
+    public boolean renew(long endpointId, String node) {
+        Instant now = clock.instant();
+        return endpoints.lease(endpointId, node, now.plus(lease), now);
     }
 
     /** Gives up this node's lease on the endpoint, so another node may take it over at once (when this one stops). */
