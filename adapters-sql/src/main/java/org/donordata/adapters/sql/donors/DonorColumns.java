@@ -5,11 +5,15 @@ import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import org.donordata.adapters.sql.Bindings;
@@ -70,6 +74,20 @@ public final class DonorColumns {
     /** The named parameter that stands for a writable field's value in {@link DonorQueries}' writes. */
     static Param<?> parameter(DonorField field) {
         return DSL.param("p_" + field.key(), column(field).getType());
+    }
+
+    /**
+     * The writable fields whose columns an index of the donors table holds (the email as {@link #FOLDED_EMAIL}): an
+     * update that changes none of them leaves their columns out (DonorQueries), since SQLite rewrites an entry in every
+     * index of a column an UPDATE sets, changed or not, one more page written per index (docs/performance.md).
+     * {@code DonorColumnsTest} checks this against the migrations' indexes.
+     */
+    static final Set<DonorField> INDEXED = Collections.unmodifiableSet(EnumSet.of(DonorField.TYPE,
+            DonorField.EXTERNAL_ID, DonorField.EMAIL));
+
+    /** Whether an update from {@code before} to {@code after} changes a field of {@link #INDEXED}. */
+    static boolean changesIndexed(DonorDetails before, DonorDetails after) {
+        return INDEXED.stream().anyMatch(field -> !Objects.equals(before.get(field), after.get(field)));
     }
 
     /**

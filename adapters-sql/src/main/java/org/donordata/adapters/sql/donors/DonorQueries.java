@@ -59,6 +59,7 @@ import org.jooq.impl.DSL;
  * @param insert a new donor (its id is the generated key)
  * @param update a donor's new details, timestamp, version, change number, when it was erased and what it was merged
  *        into (each null unless it was)
+ * @param updateKeepingIndexed the same, leaving the columns of {@link DonorColumns#INDEXED} as they are
  * @param trail a record of a change
  * @param words a donor's search words
  * @param wordCount how many words of an owner's donors a search term begins, up to a limit (SearchPlan)
@@ -66,7 +67,8 @@ import org.jooq.impl.DSL;
  */
 public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate,
         DonorColumns.Documents documentColumns, Reading documents,
-        Statement insert, Statement update, Statement changes, Statement findByExternalIdForUpdate,
+        Statement insert, Statement update, Statement updateKeepingIndexed, Statement changes,
+        Statement findByExternalIdForUpdate,
         IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail, DonorWords words,
         Statement wordCount, Statement duplicateKeys, Statement sharingKeys) {
 
@@ -162,7 +164,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 Statement.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))), documentColumns,
                 // Where the database writes no document, documents are read as rows: the same statements, once.
                 documentColumns.object().isPresent() ? Reading.of(kind, renderer, documents) : rows,
-                Statement.render(renderer, insert(kind)), Statement.render(renderer, update(kind)),
+                Statement.render(renderer, insert(kind)), Statement.render(renderer, update(kind, true)),
+                Statement.render(renderer, update(kind, false)),
                 Statement.render(renderer, changes(kind, documents)),
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)),
                 IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind),
@@ -355,12 +358,15 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 .select(DSL.select(values.values()).from(change));
     }
 
-    private static Query update(DatabaseKind kind) {
+    private static Query update(DatabaseKind kind, boolean indexed) {
         Map<Field<?>, Field<?>> values = new LinkedHashMap<>();
-        DonorField.writableFields().forEach(field -> values.put(DonorColumns.column(field), DonorColumns.parameter(field)));
+        DonorField.writableFields().stream().filter(field -> indexed || !DonorColumns.INDEXED.contains(field))
+                .forEach(field -> values.put(DonorColumns.column(field), DonorColumns.parameter(field)));
         values.put(DONORS.UPDATED_AT, UPDATED);
         values.put(DONORS.VERSION, VERSION);
-        values.put(DonorColumns.FOLDED_EMAIL, DonorColumns.FOLDED_EMAIL_PARAMETER);
+        if (indexed) {
+            values.put(DonorColumns.FOLDED_EMAIL, DonorColumns.FOLDED_EMAIL_PARAMETER);
+        }
         values.put(DONORS.ERASED_AT, ERASED);
         values.put(DONORS.MERGED_INTO, MERGED);
         values.put(DONORS.CHANGE_SEQ, kind.changeNumber());

@@ -139,7 +139,8 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 .set(DonorQueries.CHANGE, kind.drawChange(tx));
         // The record just before the row's change, which names it as the donor's latest (DatabaseKind.lastTrailRecord).
         queries.trail().donorChanged(tx, owner, stored.id(), record, version, now);
-        queries.update().execute(tx, changed);
+        (DonorColumns.changesIndexed(stored.details(), after) ? queries.update() : queries.updateKeepingIndexed())
+                .execute(tx, changed);
         queries.words().replace(tx, owner, stored.id(), stored.details(), after);
         return new Donor(stored.id(), after, stored.createdAt(), now, version, erasedAt, mergedInto);
     }
