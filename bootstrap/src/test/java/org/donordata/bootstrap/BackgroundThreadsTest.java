@@ -70,8 +70,12 @@ class BackgroundThreadsTest {
         Map<String, Integer> found = new TreeMap<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : tasks.toList()) {
-                if (Files.readString(task.resolve("comm")).startsWith(prefix)) {
-                    found.put(task.getFileName().toString(), nice(Files.readString(task.resolve("stat"))));
+                try {
+                    if (Files.readString(task.resolve("comm")).startsWith(prefix)) {
+                        found.put(task.getFileName().toString(), nice(Files.readString(task.resolve("stat"))));
+                    }
+                } catch (java.nio.file.NoSuchFileException ended) {
+                    // A thread of another test that ended after the listing: not one of those asked for.
                 }
             }
         }
