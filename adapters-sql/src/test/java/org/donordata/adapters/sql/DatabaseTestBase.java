@@ -1,8 +1,12 @@
 package org.donordata.adapters.sql;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.jooq.CloseableDSLContext;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +26,16 @@ public abstract class DatabaseTestBase {
     static FluentConfiguration migrations(DatabaseSettings settings) {
         return SqlDatabase.migrations(DatabaseKind.of(settings.jdbcUrl()))
                 .dataSource(settings.jdbcUrl(), settings.user(), settings.password());
+    }
+
+    /** A database of this kind apart from the test's own, for a test that migrates it step by step itself. */
+    TestDatabase separateTestDatabase(String name) throws IOException {
+        return newTestDatabase(Files.createDirectories(temporaryDirectory.resolve(name)));
+    }
+
+    /** jOOQ straight on the database, past the service: to write rows as an older schema held them. */
+    static CloseableDSLContext connect(DatabaseSettings settings) {
+        return DSL.using(settings.jdbcUrl(), settings.user(), settings.password());
     }
 
     @BeforeEach

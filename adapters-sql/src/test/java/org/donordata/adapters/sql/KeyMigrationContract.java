@@ -3,8 +3,6 @@ package org.donordata.adapters.sql;
 import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -28,8 +26,7 @@ abstract class KeyMigrationContract extends DatabaseTestBase {
 
     @Test
     void keysMadeBeforeScopesKeepWorkingWithEveryScope() throws Exception {
-        Path directory = Files.createDirectories(temporaryDirectory.resolve("before-keys"));
-        try (TestDatabase old = newTestDatabase(directory)) {
+        try (TestDatabase old = separateTestDatabase("before-keys")) {
             DatabaseSettings settings = old.settings();
             // The last migration before V8: V7, or on MariaDB, which joined at version 7, the last of its own.
             MigrationVersion beforeKeys = Stream.of(migrations(settings).load().info().all())
@@ -37,7 +34,7 @@ abstract class KeyMigrationContract extends DatabaseTestBase {
                     .max(Comparator.naturalOrder()).orElseThrow();
             migrations(settings).target(beforeKeys).load().migrate();
             String oldKey = "dds_" + "k".repeat(43);
-            try (CloseableDSLContext v7 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
+            try (CloseableDSLContext v7 = connect(settings)) {
                 for (String[] application : List.of(new String[] {"website", KeyHash.of(oldKey).hex()},
                         new String[] {"retired", null})) {
                     v7.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, application[0])

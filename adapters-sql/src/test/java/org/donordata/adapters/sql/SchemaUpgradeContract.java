@@ -5,8 +5,6 @@ import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.DONOR_ORDINALS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
@@ -17,7 +15,6 @@ import org.donordata.domain.Donor;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.ExpectedVersion;
 import org.jooq.CloseableDSLContext;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,11 +26,10 @@ abstract class SchemaUpgradeContract extends DonorRepositoryTestBase {
     /** Migration V2 gives the donors a database already holds version 1, and later changes count from there. */
     @Test
     void donorsStoredBeforeVersionsExistedAreAtVersionOne() throws Exception {
-        Path directory = Files.createDirectories(temporaryDirectory.resolve("before-versions"));
-        try (TestDatabase old = newTestDatabase(directory)) {
+        try (TestDatabase old = separateTestDatabase("before-versions")) {
             DatabaseSettings settings = old.settings();
             migrations(settings).target("1").load().migrate();
-            try (CloseableDSLContext v1 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
+            try (CloseableDSLContext v1 = connect(settings)) {
                 v1.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "old").set(APPLICATIONS.CREATED_AT, CREATED)
                         .execute();
                 v1.insertInto(DONORS).set(DONORS.APPLICATION_ID, v1.fetchValue(APPLICATIONS.ID))
@@ -54,11 +50,10 @@ abstract class SchemaUpgradeContract extends DonorRepositoryTestBase {
 
     @Test
     void donorsStoredBeforeOrdinalsExistedAreNumberedByTheMigration() throws Exception {
-        Path directory = Files.createDirectories(temporaryDirectory.resolve("before-ordinals"));
-        try (TestDatabase old = newTestDatabase(directory)) {
+        try (TestDatabase old = separateTestDatabase("before-ordinals")) {
             DatabaseSettings settings = old.settings();
             migrations(settings).target("2").load().migrate();
-            try (CloseableDSLContext v2 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
+            try (CloseableDSLContext v2 = connect(settings)) {
                 for (String name : List.of("first", "second")) {
                     v2.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, name).set(APPLICATIONS.CREATED_AT, CREATED)
                             .execute();

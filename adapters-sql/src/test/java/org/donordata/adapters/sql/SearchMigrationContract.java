@@ -4,8 +4,6 @@ import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -20,7 +18,6 @@ import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchQuery;
 import org.flywaydb.core.api.MigrationVersion;
 import org.jooq.CloseableDSLContext;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,13 +29,12 @@ abstract class SearchMigrationContract extends DatabaseTestBase {
 
     @Test
     void donorsStoredBeforeSearchAreFoundByIt() throws Exception {
-        Path directory = Files.createDirectories(temporaryDirectory.resolve("before-search"));
-        try (TestDatabase old = newTestDatabase(directory)) {
+        try (TestDatabase old = separateTestDatabase("before-search")) {
             DatabaseSettings settings = old.settings();
             migrations(settings).target(MigrationVersion.fromVersion("8")).load().migrate();
             long owner;
             List<Long> ids = new java.util.ArrayList<>();
-            try (CloseableDSLContext v8 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
+            try (CloseableDSLContext v8 = connect(settings)) {
                 owner = v8.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "website")
                         .set(APPLICATIONS.CREATED_AT, DonorRepositoryTestBase.CREATED)
                         .returningResult(APPLICATIONS.ID).fetchOne().value1();

@@ -5,8 +5,6 @@ import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,7 +16,6 @@ import org.donordata.domain.ChangePosition;
 import org.donordata.domain.ExpectedVersion;
 import org.flywaydb.core.api.MigrationVersion;
 import org.jooq.CloseableDSLContext;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,15 +27,14 @@ abstract class TrailMigrationContract extends DatabaseTestBase {
 
     @Test
     void recordsWrittenBeforeTheChainAreEachDonorsHistoryAfterIt() throws Exception {
-        Path directory = Files.createDirectories(temporaryDirectory.resolve("before-the-chain"));
-        try (TestDatabase old = newTestDatabase(directory)) {
+        try (TestDatabase old = separateTestDatabase("before-the-chain")) {
             DatabaseSettings settings = old.settings();
             migrations(settings).target(MigrationVersion.fromVersion("11")).load().migrate();
             long owner;
             long ada;
             long bob;
             long never;
-            try (CloseableDSLContext v11 = DSL.using(settings.jdbcUrl(), settings.user(), settings.password())) {
+            try (CloseableDSLContext v11 = connect(settings)) {
                 owner = v11.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "website")
                         .set(APPLICATIONS.CREATED_AT, DonorRepositoryTestBase.CREATED)
                         .returningResult(APPLICATIONS.ID).fetchOne().value1();
