@@ -33,7 +33,8 @@ import org.donordata.application.webhooks.WebhookEndpoint;
  * {@link #MAX_RUNS} at once (so at most that many threads and connections out). A run goes on at once while changes
  * wait, except while the node's writer is at its capacity ({@link WriterLoad}): then each endpoint is sent at most
  * {@link #YIELDING_BATCH} messages a tick, and catches up when the writes leave room. The endpoint's lease in the
- * database keeps other nodes off it ({@link WebhookDelivery}); on close, runs under way finish (for a while) and the leases are given up, so another node
+ * database keeps other nodes off it ({@link WebhookDelivery}), renewed every {@link #RENEW_EVERY} while its run is
+ * under way; on close, runs under way finish (for a while) and the leases are given up, so another node
  * takes over at once. The outcomes are counted, disablings logged, and each endpoint's oldest undelivered change aged
  * in the metrics.
  */

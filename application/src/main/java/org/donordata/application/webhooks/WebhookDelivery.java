@@ -90,7 +90,7 @@ public final class WebhookDelivery {
             throw new IllegalArgumentException("a run sends 1 to " + BATCH + " messages, not " + limit);
         }
         Instant started = clock.instant();
-        if (!endpoint.state().due(started) || !endpoints.lease(endpoint.id(), node, started.plus(lease), started)) {
+        if (!endpoint.state().due(started) || !leaseFrom(endpoint.id(), node, started)) {
             return new Run(endpoint, 0, Optional.empty(), Optional.empty(), false, Optional.empty(), false);
         }
         Instant leasedUntil = started.plus(lease);
@@ -102,10 +102,10 @@ public final class WebhookDelivery {
         for (int i = 0; i < sendable; i++) {
             ChangeEvent event = events.get(i);
             Instant now = clock.instant();
-            // Renewed before a message once half of it is gone; while a message waits for its answer, the adapter's
-            // threads renew it (renew), so it never lapses under a slow answer.
+            // Renewed before a message once half of it is gone; while a message waits for its answer, the threads
+            // that call run renew it (renew), so it never lapses under a slow answer.
             if (Duration.between(now, leasedUntil).compareTo(lease.dividedBy(2)) < 0) {
-                if (!endpoints.lease(endpoint.id(), node, now.plus(lease), now)) {
+                if (!leaseFrom(endpoint.id(), node, now)) {
                     return stopped(endpoint, succeeded, event);
                 }
                 leasedUntil = now.plus(lease);
@@ -166,7 +166,11 @@ public final class WebhookDelivery {
      * under a message (another node would then send beside it); fails, changing nothing, where another node holds it.
      */
     public boolean renew(long endpointId, String node) {
-        Instant now = clock.instant();
+        return leaseFrom(endpointId, node, clock.instant());
+    }
+
+    /** Takes or renews this node's lease on the endpoint for a lease's length from now, unless another node holds it. */
+    private boolean leaseFrom(long endpointId, String node, Instant now) {
         return endpoints.lease(endpointId, node, now.plus(lease), now);
     }
 

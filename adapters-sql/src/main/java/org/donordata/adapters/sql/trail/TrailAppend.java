@@ -21,8 +21,8 @@ import org.jooq.impl.DSL;
  * Appends a record to the trail, in the transaction it is given: the one of the change it records. Rendered once, as
  * every donor write's statements are, since a record rides in every write. A donor's records are chained (V12): a
  * record names the one before it of its donor, read from the donor's row, and the donor's row then names the record
- * as its latest ({@link DatabaseKind#lastTrailRecord}), so the trail needs no index by donor, which every modify would write a random page
- * of.
+ * as its latest ({@link DatabaseKind#lastTrailRecord}), so the trail needs no index by donor, of which every modify
+ * would write a random page.
  *
  * @param insert a record, chained to its donor's latest
  * @param link makes a new donor's row name its first record
@@ -63,8 +63,8 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link) {
 
     /**
      * The record of a change of a donor: the names of the fields it changed, and the donor's version after it. The
-     * statement that changes the donor's row must follow it at once and set its latest record to {@link DatabaseKind#lastTrailRecord}; a new
-     * donor's row is {@link #linkFirst linked} instead.
+     * statement that changes the donor's row must follow it at once and set its latest record to
+     * {@link DatabaseKind#lastTrailRecord}; a new donor's row is {@link #linkFirst linked} instead.
      */
     public void donorChanged(DSLContext tx, ApplicationId owner, long donorId, DonorChangeRecord record, long version,
             Instant at) {
