@@ -1,6 +1,7 @@
 package org.donordata.adapters.sql;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -110,6 +111,17 @@ public interface DatabaseKind {
      * after its record's insert, names as the donor's latest record (TrailAppend).
      */
     Field<Long> lastTrailRecord();
+
+    /**
+     * The id that the insert just run on this statement (prepared by PreparedStatements.returningId) generated: by
+     * default the driver's generated keys.
+     */
+    default long insertedId(PreparedStatement insert) throws SQLException {
+        try (ResultSet inserted = insert.getGeneratedKeys()) {
+            inserted.next();
+            return inserted.getLong(1);
+        }
+    }
 
     /**
      * A donor's JSON object, as the API writes it (DonorDocument.Json), built by the database from the members' columns

@@ -3,7 +3,6 @@ package org.donordata.adapters.sql.donors;
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -54,10 +53,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 PreparedStatement insert = PreparedStatements.returningId(connection, queries.insert().sql());
                 queries.insert().bind(insert, bindings);
                 insert.executeUpdate();
-                try (ResultSet inserted = insert.getGeneratedKeys()) {
-                    inserted.next();
-                    return inserted.getLong(1);
-                }
+                return kind.insertedId(insert);
             });
             queries.words().add(tx, owner, id, details);
             if (kind.numbersAtInsert()) {

@@ -131,6 +131,10 @@ final class SqliteFile {
         // The WAL is copied into the file by SqliteCheckpoints, off the writer's thread; a commit copies it only when
         // the WAL has grown this many pages (64 MiB of 4 KiB pages), past SQLite's default of 1,000.
         config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, String.valueOf(WRITER_CHECKPOINT_PAGES));
+        // Left on, sqlite-jdbc prepares, runs and finalizes a "SELECT last_insert_rowid()" after every INSERT, in case
+        // its generated keys are asked for: a prepare per insert on the one writer thread, which writes several rows
+        // per donor (the donor, its record in the trail, its search words). SqliteKind.insertedId asks SQLite itself.
+        config.setGetGeneratedKeys(false);
         return config.toProperties();
     }
 }

@@ -5,6 +5,7 @@ import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.GroupCommitWriter;
+import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.UniqueConstraint;
@@ -128,6 +130,16 @@ public final class SqliteKind implements DatabaseKind {
     @Override
     public Field<Long> lastTrailRecord() {
         return DSL.field("last_insert_rowid()", Long.class);
+    }
+
+    // sqlite-jdbc's own generated keys are off (SqliteFile.connectionProperties): the connection's last insert, on a
+    // kept statement.
+    @Override
+    public long insertedId(PreparedStatement insert) throws SQLException {
+        try (ResultSet row = PreparedStatements.of(insert.getConnection(), "SELECT last_insert_rowid()").executeQuery()) {
+            row.next();
+            return row.getLong(1);
+        }
     }
 
     // SQLite's own json_object: as cheap as reading the 22 columns through JNI, and the service then writes nothing
