@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,4 +37,24 @@ class SqliteTimestampsTest {
         assertThrows(RuntimeException.class, () -> SqliteTimestamps.instant(stored));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"2024-05-01T12:00:00Z", "2024-05-01T12:00:30Z", "2024-05-01T12:00:00.000001Z",
+        "2024-05-01T12:00:00.1Z", "2024-05-01T09:05:07.123456789Z", "2024-02-29T23:59:59.999999999Z",
+        "1970-01-01T00:00:00Z", "0001-01-01T00:00:00.01Z", "9999-12-31T23:59:59.999999Z", "+10000-01-01T00:00:00Z",
+        "1969-12-31T23:59:59.5Z"})
+    void writesWhatTheFormatterWrites(String instant) {
+        Instant time = Instant.parse(instant);
+        assertEquals(SqliteTimestamps.STAMP.format(time.atOffset(ZoneOffset.UTC)), SqliteTimestamps.text(time));
+        assertEquals(time, SqliteTimestamps.instant(SqliteTimestamps.text(time)));
+    }
+
+    @Test
+    void writesWhatTheFormatterWritesAtAnyMicrosecond() {
+        SplittableRandom random = new SplittableRandom(20261126);
+        for (int i = 0; i < 100_000; i++) {
+            Instant time = Instant.ofEpochSecond(random.nextLong(-2_000_000_000L, 8_000_000_000L),
+                    random.nextInt(1_000_000) * 1_000L);
+            assertEquals(SqliteTimestamps.STAMP.format(time.atOffset(ZoneOffset.UTC)), SqliteTimestamps.text(time), time::toString);
+        }
+    }
 }
