@@ -17,6 +17,8 @@ public record DonorFingerprint(String hex) {
 
     // Names the encoding below; a future encoding would change it, so no two encodings ever produce the same digest.
     private static final String ENCODING = "donor-details-v1";
+    /** Never used itself: sha256() hands out copies. */
+    private static final MessageDigest SHA_256 = newSha256();
 
     public DonorFingerprint {
         if (hex == null || !hex.matches("[0-9a-f]{64}")) {
@@ -50,8 +52,16 @@ public record DonorFingerprint(String hex) {
         sha256.update(bytes);
     }
 
-    /** A new SHA-256 digest (also DuplicateKeys'). */
+    /** A new SHA-256 digest (also DuplicateKeys', several per write): a copy, as a look-up among providers cost more. */
     static MessageDigest sha256() {
+        try {
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException notByThisProvider) {
+            return newSha256();
+        }
+    }
+
+    private static MessageDigest newSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException impossible) {

@@ -40,6 +40,17 @@ class SearchWordsTest {
     }
 
     @Test
+    void foldsAsciiAsEveryStepOfTheRuleWould() {
+        StringBuilder everyAscii = new StringBuilder();
+        for (char c = 0; c <= 0x7F; c++) {
+            everyAscii.append(c);
+            String around = "Ab" + c + "Zy";
+            assertEquals(SearchWords.foldedInFull(around), SearchWords.fold(around), () -> "around " + (int) around.charAt(2));
+        }
+        assertEquals(SearchWords.foldedInFull(everyAscii.toString()), SearchWords.fold(everyAscii.toString()));
+    }
+
+    @Test
     void wordsAreRunsOfLettersAndDigitsOfEveryTextEachOnce() {
         assertEquals(List.of("jean", "luc", "o", "brien", "jl", "example", "org", "42"),
                 List.copyOf(SearchWords.of("Jean-Luc", "O'Brien", null, "jl@example.org", "JEAN 42")));
