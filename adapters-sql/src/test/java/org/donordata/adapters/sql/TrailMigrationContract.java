@@ -5,6 +5,7 @@ import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Migration V12 (the trail chained from the donors' rows, issue 19) on an installation of schema version 11, whose
  * records were found on an index by donor: each donor's records written before are its history after, in order, the
- * changes after it are appended to them, and a webhook message names the key of each donor's latest change.
+ * changes after it are appended to them, and a webhook message names the key of each donor's latest change. On
+ * SQLite, V13 then copies the trail into a table without AUTOINCREMENT: every record kept, new ones after them.
  */
 abstract class TrailMigrationContract extends DatabaseTestBase {
 
@@ -54,6 +56,10 @@ abstract class TrailMigrationContract extends DatabaseTestBase {
 
             try (SqlDatabase migrated = SqlDatabase.open(settings)) {
                 ApplicationId application = new ApplicationId(owner);
+                List<AuditRecord> before = migrated.trail().audit(application, Instant.EPOCH, 0, 100);
+                assertEquals(List.of(ada, bob, ada, bob, ada), before.stream().flatMap(record -> record.donorId().stream())
+                        .toList(), "every record kept, in its order (SQLite's V13 copies the table)");
+                long lastBefore = before.getLast().sequence();
                 assertEquals(List.of(List.of("first_name"), List.of("city"), List.of("phone")), fields(migrated,
                         application, ada));
                 assertEquals(List.of(List.of("first_name"), List.of("notes")), fields(migrated, application, bob));
@@ -68,6 +74,10 @@ abstract class TrailMigrationContract extends DatabaseTestBase {
                 assertEquals(List.of(List.of("first_name"), List.of("city"), List.of("phone"), List.of("notes")),
                         fields(migrated, application, ada), "a change after the migration goes on the chain");
                 assertEquals(List.of(List.of("notes")), fields(migrated, application, never));
+                List<AuditRecord> after = migrated.trail().audit(application, Instant.EPOCH, 0, 100);
+                assertEquals(before, after.subList(0, before.size()), "the records before, unchanged");
+                assertEquals(2, after.subList(before.size(), after.size()).stream()
+                        .filter(record -> record.sequence() > lastBefore).count(), "new records come after them");
 
                 List<ChangeEvent> events = migrated.donors().changeEventsAfter(application, ChangePosition.START, 10);
                 assertEquals(List.of(Optional.of(8L)), events.stream().filter(event -> event.donorId() == bob)
