@@ -113,6 +113,15 @@ public interface DatabaseKind {
     Field<Long> lastTrailRecord();
 
     /**
+     * The id the trail's next record will be given, where the database can tell before the insert: a new donor's row
+     * then names its first record as it is inserted, and the record takes that id (TrailAppend.donorCreated), instead
+     * of the row being updated after the record's insert. Empty by default.
+     */
+    default Optional<Field<Long>> nextTrailRecord() {
+        return Optional.empty();
+    }
+
+    /**
      * The id that the insert just run on this statement (prepared by PreparedStatements.returningId) generated: by
      * default the driver's generated keys.
      */

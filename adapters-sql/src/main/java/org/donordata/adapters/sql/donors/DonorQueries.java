@@ -354,6 +354,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         values.put(DONORS.VERSION, VERSION);
         values.put(DonorColumns.FOLDED_EMAIL, DonorColumns.FOLDED_EMAIL_PARAMETER);
         values.put(DONORS.CHANGE_SEQ, change.field(DONORS.CHANGE_SEQ.getName()));
+        kind.nextTrailRecord().ifPresent(next -> values.put(DONORS.LAST_RECORD_ID, next));
         return DSL.insertInto(DONORS).columns(values.keySet())
                 .select(DSL.select(values.values()).from(change));
     }

@@ -60,8 +60,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 queries.atInsert().number(tx, new Bindings(kind).set(DonorQueries.APPLICATION, owner.value())
                         .set(DonorQueries.ID, id));
             }
-            queries.trail().donorChanged(tx, owner, id, record, Donor.FIRST_VERSION, now);
-            queries.trail().linkFirst(tx, id);
+            queries.trail().donorCreated(tx, owner, id, record, now);
             return new Donor(id, details, now, now, Donor.FIRST_VERSION);
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, details);

@@ -12,9 +12,14 @@ import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.AuditAction;
 import org.donordata.application.DonorChangeRecord;
+import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.InsertSetMoreStep;
+import org.jooq.InsertSetStep;
 import org.jooq.Param;
+import org.jooq.Record;
 import org.jooq.impl.DSL;
 
 /**
@@ -25,9 +30,11 @@ import org.jooq.impl.DSL;
  * would write a random page.
  *
  * @param insert a record, chained to its donor's latest
- * @param link makes a new donor's row name its first record
+ * @param link makes a new donor's row name its first record, inserted just before
+ * @param first where the database gives the next record's id ahead ({@link DatabaseKind#nextTrailRecord}), which the new
+ *        donor's row already names: a new donor's first record, at that id; else null
  */
-public record TrailAppend(DatabaseKind kind, Statement insert, Statement link) {
+public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, Statement first) {
 
     private static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
     private static final Param<Long> DONOR = DSL.param("p_donor", Long.class);
@@ -43,8 +50,17 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link) {
 
     public static TrailAppend of(DatabaseKind kind) {
         DSLContext renderer = DSL.using(kind.dialect());
-        return new TrailAppend(kind, Statement.render(renderer, DSL.insertInto(AUDIT_TRAIL)
-                .set(AUDIT_TRAIL.APPLICATION_ID, APPLICATION)
+        Field<Long> donorsLatest = DSL.field(DSL.select(DONORS.LAST_RECORD_ID).from(DONORS).where(DONORS.ID.eq(DONOR)));
+        return new TrailAppend(kind, Statement.render(renderer, record(DSL.insertInto(AUDIT_TRAIL))
+                .set(AUDIT_TRAIL.PREVIOUS_ID, donorsLatest)),
+                Statement.render(renderer, DSL.update(DONORS).set(DONORS.LAST_RECORD_ID, kind.lastTrailRecord())
+                        .where(DONORS.ID.eq(DONOR))),
+                kind.nextTrailRecord().map(next -> Statement.render(renderer, record(DSL.insertInto(AUDIT_TRAIL))
+                        .set(AUDIT_TRAIL.ID, donorsLatest))).orElse(null));
+    }
+
+    private static InsertSetMoreStep<Record> record(InsertSetStep<Record> insert) {
+        return insert.set(AUDIT_TRAIL.APPLICATION_ID, APPLICATION)
                 .set(AUDIT_TRAIL.DONOR_ID, DONOR)
                 .set(AUDIT_TRAIL.KEY_ID, KEY)
                 .set(AUDIT_TRAIL.AT, AT)
@@ -54,28 +70,35 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link) {
                 .set(AUDIT_TRAIL.ACTOR_KEY_ID, ACTOR_KEY)
                 .set(AUDIT_TRAIL.ACTOR_NAME, ACTOR_NAME)
                 .set(AUDIT_TRAIL.REQUEST_ID, REQUEST_ID)
-                .set(AUDIT_TRAIL.VERSION, VERSION)
-                .set(AUDIT_TRAIL.PREVIOUS_ID, DSL.field(DSL.select(DONORS.LAST_RECORD_ID).from(DONORS)
-                        .where(DONORS.ID.eq(DONOR))))),
-                Statement.render(renderer, DSL.update(DONORS).set(DONORS.LAST_RECORD_ID, kind.lastTrailRecord())
-                        .where(DONORS.ID.eq(DONOR))));
+                .set(AUDIT_TRAIL.VERSION, VERSION);
     }
 
     /**
      * The record of a change of a donor: the names of the fields it changed, and the donor's version after it. The
      * statement that changes the donor's row must follow it at once and set its latest record to
-     * {@link DatabaseKind#lastTrailRecord}; a new donor's row is {@link #linkFirst linked} instead.
+     * {@link DatabaseKind#lastTrailRecord}.
      */
     public void donorChanged(DSLContext tx, ApplicationId owner, long donorId, DonorChangeRecord record, long version,
             Instant at) {
-        insert.execute(tx, bindings(owner, record.action(), record.actor(), at).set(DONOR, donorId)
-                .set(FIELDS, String.join(" ", record.fields().stream().map(DonorField::key).toList()))
-                .set(VERSION, version));
+        insert.execute(tx, donorBindings(owner, donorId, record, version, at));
     }
 
-    /** Makes the new donor's row name the record {@link #donorChanged} inserted just before as its latest. */
-    public void linkFirst(DSLContext tx, long donorId) {
-        link.execute(tx, new Bindings(kind).set(DONOR, donorId));
+    /** The first record of a donor inserted just before, at its first version, which the donor's row then names. */
+    public void donorCreated(DSLContext tx, ApplicationId owner, long donorId, DonorChangeRecord record, Instant at) {
+        Bindings bindings = donorBindings(owner, donorId, record, Donor.FIRST_VERSION, at);
+        if (first != null) {
+            first.execute(tx, bindings);
+        } else {
+            insert.execute(tx, bindings);
+            link.execute(tx, new Bindings(kind).set(DONOR, donorId));
+        }
+    }
+
+    private Bindings donorBindings(ApplicationId owner, long donorId, DonorChangeRecord record, long version,
+            Instant at) {
+        return bindings(owner, record.action(), record.actor(), at).set(DONOR, donorId)
+                .set(FIELDS, String.join(" ", record.fields().stream().map(DonorField::key).toList()))
+                .set(VERSION, version);
     }
 
     /** An event of one of the owner's keys. */
