@@ -12,10 +12,16 @@ import java.util.Optional;
 public record Actor(Type type, Optional<Long> keyId, String name, Optional<String> requestId) {
 
     public enum Type {
-        KEY, COMMAND;
+        KEY("key"), COMMAND("command");
+
+        private final String wireName;
+
+        Type(String wireName) {
+            this.wireName = wireName;
+        }
 
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return wireName;
         }
     }
 
