@@ -43,7 +43,9 @@ public final class SqlAuditTrail implements AuditTrail {
 
     /**
      * Follows the donor's chain from its latest record back to its first, one read by primary key a record, and pages
-     * the records oldest first: a page costs a read of each of the donor's records.
+     * the records oldest first: a page costs a read of each of the donor's records. A record's previous is always an
+     * earlier one (the donor's row is locked or written before its record is inserted): the walk takes only steps to
+     * smaller ids, so a chain broken into a loop ends instead of running forever.
      */
     @Override
     public List<AuditRecord> history(ApplicationId owner, long donorId, long offset, int count) {
@@ -51,7 +53,7 @@ public final class SqlAuditTrail implements AuditTrail {
                 .from(DONORS).where(DONORS.ID.eq(donorId), DONORS.APPLICATION_ID.eq(owner.value()))
                 .unionAll(DSL.select(AUDIT_TRAIL.PREVIOUS_ID).from(AUDIT_TRAIL)
                         .join(DSL.table(CHAIN)).on(AUDIT_TRAIL.ID.eq(CHAINED))
-                        .where(AUDIT_TRAIL.PREVIOUS_ID.isNotNull())));
+                        .where(AUDIT_TRAIL.PREVIOUS_ID.lt(AUDIT_TRAIL.ID))));
         return read(dsl.withRecursive(chain).select(AUDIT_TRAIL.fields()).select(API_KEYS.NAME)
                 .from(AUDIT_TRAIL).join(chain).on(AUDIT_TRAIL.ID.eq(CHAINED)), DSL.noCondition(), owner, offset, count);
     }
