@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sqlite.SQLiteConnection;
 
 /** Opening a database: settings, SQLite's file and connection set-up. The repositories have their own contracts. */
 class SqlDatabaseTest {
@@ -60,6 +61,28 @@ class SqlDatabaseTest {
             assertEquals(2, ((Number) database.dsl().fetchValue("pragma synchronous")).intValue(), "2 is FULL");
             assertEquals(5000, ((Number) database.dsl().fetchValue("pragma busy_timeout")).intValue());
             assertEquals(1, ((Number) database.dsl().fetchValue("pragma foreign_keys")).intValue());
+        }
+    }
+
+    // Left on, sqlite-jdbc runs a query after every INSERT on the one writer (SqliteFile.connectionProperties).
+    @Test
+    void sqliteConnectionsLeaveTheInsertedIdsToTheService() {
+        try (SqlDatabase database = openSqlite()) {
+            boolean fetched = database.dsl().connectionResult(connection -> connection.unwrap(SQLiteConnection.class)
+                    .getConnectionConfig().isGetGeneratedKeys());
+            assertFalse(fetched);
+        }
+    }
+
+    // V13: neither AUTOINCREMENT (its row in sqlite_sequence, read and updated at every record) nor foreign keys.
+    @Test
+    void sqliteKeepsTheTrailInAPlainTable() {
+        try (SqlDatabase database = openSqlite()) {
+            String table = (String) database.dsl().fetchValue("select sql from sqlite_master where name = 'audit_trail'");
+            assertFalse(table.toUpperCase(java.util.Locale.ROOT).contains("AUTOINCREMENT"), table);
+            assertFalse(table.toUpperCase(java.util.Locale.ROOT).contains("REFERENCES"), table);
+            assertEquals(0, database.dsl().fetchCount(database.dsl().selectFrom("sqlite_sequence")
+                    .where("name = 'audit_trail'")));
         }
     }
 

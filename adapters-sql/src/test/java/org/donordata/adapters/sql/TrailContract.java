@@ -1,7 +1,10 @@
 package org.donordata.adapters.sql;
 
 import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,8 +27,10 @@ import org.donordata.application.Scope;
 import org.donordata.application.TestApplications;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.ExpectedVersion;
+import org.jooq.Record;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -169,6 +174,37 @@ abstract class TrailContract extends DonorRepositoryTestBase {
 
         assertEquals(1, trail.history(owner, bob.id(), 0, 30).size());
         assertEquals(1, trail.history(owner, ada.id(), 0, 30).size());
+    }
+
+    /**
+     * A new donor's row names its own first record, which has none before it, whether the row names it after the
+     * record's insert or ahead of it (SQLite: DatabaseKind.nextTrailRecord); also after a create refused once its
+     * record was written, whose id the next create may take.
+     */
+    @Test
+    void eachNewDonorsRowNamesItsOwnFirstRecordAlsoAfterACreateWasUndone() {
+        Donor ada = writes.insert(owner, person("Ada", null), CREATED);
+        assertThrows(DonorNotFoundException.class, () -> donors.write(owner, LATER, tx -> {
+            tx.insert(person("Grace", null), new DonorChangeRecord(AuditAction.CREATED, List.of(DonorField.FIRST_NAME),
+                    WEBSITE));
+            throw new DonorNotFoundException();
+        }));
+        Donor edsger = writes.insert(owner, person("Edsger", null), LATER);
+
+        for (Donor donor : List.of(ada, edsger)) {
+            Record first = database.dsl().select(AUDIT_TRAIL.DONOR_ID, AUDIT_TRAIL.PREVIOUS_ID, AUDIT_TRAIL.VERSION)
+                    .from(DONORS).join(AUDIT_TRAIL).on(AUDIT_TRAIL.ID.eq(DONORS.LAST_RECORD_ID))
+                    .where(DONORS.ID.eq(donor.id())).fetchOne();
+            assertNotNull(first, "the row names a record");
+            assertEquals(donor.id(), first.get(AUDIT_TRAIL.DONOR_ID), "its own");
+            assertNull(first.get(AUDIT_TRAIL.PREVIOUS_ID), "the first of its donor");
+            assertEquals(1L, first.get(AUDIT_TRAIL.VERSION));
+        }
+        assertEquals(2, database.dsl().fetchCount(AUDIT_TRAIL, AUDIT_TRAIL.DONOR_ID.isNotNull()),
+                "nothing of the create undone");
+        writes.modify(owner, edsger.id(), ExpectedVersion.ANY, d -> with(d, "notes", "Tea"), LATER.plusSeconds(1));
+        assertEquals(List.of(AuditAction.CREATED, AuditAction.MODIFIED), trail.history(owner, edsger.id(), 0, 30)
+                .stream().map(AuditRecord::action).toList());
     }
 
     @Test
