@@ -4,8 +4,9 @@
 -- the 7 µs a record cost (measured: docs/performance.md, "The trail's cost on writes"). Neither guarded anything here:
 -- records are never deleted, so the next id SQLite gives, the largest plus one, was never given before (what
 -- AUTOINCREMENT adds is only for tables whose largest row may be deleted); and only the service writes records, naming
--- the application and donor of the change it writes in the same transaction. PostgreSQL and MariaDB keep theirs: the
--- one writer thread, and the target its cost is held to, are SQLite's.
+-- the application and donor of the change it writes in the same transaction. PostgreSQL keeps its foreign keys and
+-- MariaDB those it has (V12 dropped its donor's): the one writer thread, and the target its cost is held to, are
+-- SQLite's. The copy writes the whole trail once more to the WAL at the first start after the upgrade.
 CREATE TABLE audit_trail_rebuilt (
     id             INTEGER PRIMARY KEY,
     application_id INTEGER NOT NULL,

@@ -115,19 +115,22 @@ public interface DatabaseKind {
     /**
      * The id the trail's next record will be given, where the database can tell before the insert: a new donor's row
      * then names its first record as it is inserted, and the record takes that id (TrailAppend.donorCreated), instead
-     * of the row being updated after the record's insert. Empty by default.
+     * of the row being updated after the record's insert. Only exact if no other transaction can insert a record
+     * before this one commits, and only if the record is the next one this transaction inserts. Empty by default.
      */
     default Optional<Field<Long>> nextTrailRecord() {
         return Optional.empty();
     }
 
     /**
-     * The id that the insert just run on this statement (prepared by PreparedStatements.returningId) generated: by
-     * default the driver's generated keys.
+     * The id that the insert just run on this statement (prepared by PreparedStatements.returningId) generated, asked
+     * at once, before the connection runs anything else: by default the driver's generated keys.
      */
     default long insertedId(PreparedStatement insert) throws SQLException {
         try (ResultSet inserted = insert.getGeneratedKeys()) {
-            inserted.next();
+            if (!inserted.next()) {
+                throw new IllegalStateException("the insert generated no id");
+            }
             return inserted.getLong(1);
         }
     }

@@ -77,7 +77,11 @@ public final class DonorColumns {
 
     /** The named parameter that stands for a writable field's value in {@link DonorQueries}' writes. */
     static Param<?> parameter(DonorField field) {
-        return PARAMETERS.get(field);
+        Param<?> parameter = PARAMETERS.get(field);
+        if (parameter == null) {
+            throw new IllegalArgumentException(field.key() + " is not written by the service");
+        }
+        return parameter;
     }
 
     private static Map<DonorField, Param<?>> parameters() {

@@ -27,7 +27,8 @@ import org.jooq.exception.DataAccessException;
 /**
  * A write's transaction on one owner's donor rows (DonorTransaction), run by the node's Writes (one per request, or
  * one per group of them), all stamped with the same instant, each change with its record in the trail (TrailAppend:
- * the record is inserted first, and the donor's row then names it as its latest).
+ * the donor's row names its latest record, which a change inserts just before the row changes, or which a new row
+ * names ahead where the database tells the next record's id).
  */
 public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Instant now) implements DonorTransaction {
 

@@ -83,7 +83,10 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
         insert.execute(tx, donorBindings(owner, donorId, record, version, at));
     }
 
-    /** The first record of a donor inserted just before, at its first version, which the donor's row then names. */
+    /**
+     * The first record of a donor inserted just before, at its first version: at the id its row already names (where
+     * the database tells the next record's id ahead), else inserted and then named by its row.
+     */
     public void donorCreated(DSLContext tx, ApplicationId owner, long donorId, DonorChangeRecord record, Instant at) {
         Bindings bindings = donorBindings(owner, donorId, record, Donor.FIRST_VERSION, at);
         if (first != null) {
