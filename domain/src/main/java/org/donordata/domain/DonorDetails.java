@@ -1,6 +1,7 @@
 package org.donordata.domain;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
@@ -125,6 +126,16 @@ public final class DonorDetails {
             }
         }
         return changed;
+    }
+
+    /** Whether {@code after} holds another value than these details for any of the fields. */
+    public boolean differsIn(Collection<DonorField> fields, DonorDetails after) {
+        for (DonorField field : fields) {
+            if (!Objects.equals(values.get(field), after.values.get(field))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final DonorField[] WRITABLE_BY_NAME = DonorField.writableFields().stream()

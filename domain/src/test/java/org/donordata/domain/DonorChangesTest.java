@@ -37,6 +37,15 @@ class DonorChangesTest {
     private static final DonorDetails ADA = create(doc("first_name", "Ada", "last_name", "Lovelace"));
 
     @Test
+    void detailsDifferInTheFieldsWhoseValueChangedOnly() {
+        DonorDetails moved = DonorChanges.from(doc("city", "Oslo")).applyTo(ADA);
+
+        assertTrue(ADA.differsIn(List.of(DonorField.EMAIL, DonorField.CITY), moved));
+        assertFalse(ADA.differsIn(List.of(DonorField.EMAIL, DonorField.FIRST_NAME), moved));
+        assertEquals(List.of(DonorField.CITY), ADA.changedFields(moved));
+    }
+
+    @Test
     void createStartsFromDefaultsAndTrimsText() {
         DonorDetails donor = create(doc("first_name", "  Ada ", "last_name", "Lovelace", "city", "   "));
 

@@ -123,10 +123,11 @@ public interface DatabaseKind {
     }
 
     /**
-     * The id that the insert just run on this statement (prepared by PreparedStatements.returningId) generated, asked
-     * at once, before the connection runs anything else: by default the driver's generated keys.
+     * The id that the insert just run on this statement (prepared by PreparedStatements.returningId) in the
+     * transaction generated, asked at once, before the connection runs anything else: by default the driver's
+     * generated keys.
      */
-    default long insertedId(PreparedStatement insert) throws SQLException {
+    default long insertedId(DSLContext tx, PreparedStatement insert) throws SQLException {
         try (ResultSet inserted = insert.getGeneratedKeys()) {
             if (!inserted.next()) {
                 throw new IllegalStateException("the insert generated no id");

@@ -11,7 +11,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -100,11 +99,6 @@ public final class DonorColumns {
      */
     static final Set<DonorField> INDEXED = Collections.unmodifiableSet(EnumSet.of(DonorField.TYPE,
             DonorField.EXTERNAL_ID, DonorField.EMAIL));
-
-    /** Whether an update from {@code before} to {@code after} changes a field of {@link #INDEXED}. */
-    static boolean changesIndexed(DonorDetails before, DonorDetails after) {
-        return INDEXED.stream().anyMatch(field -> !Objects.equals(before.get(field), after.get(field)));
-    }
 
     /**
      * The column that holds the email address in the form an email filter matches ({@link EmailAddress#fold}), and

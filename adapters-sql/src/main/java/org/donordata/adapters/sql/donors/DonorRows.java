@@ -54,7 +54,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 PreparedStatement insert = PreparedStatements.returningId(connection, queries.insert().sql());
                 queries.insert().bind(insert, bindings);
                 insert.executeUpdate();
-                return kind.insertedId(insert);
+                return kind.insertedId(tx, insert);
             });
             queries.words().add(tx, owner, id, details);
             if (kind.numbersAtInsert()) {
@@ -135,7 +135,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 .set(DonorQueries.CHANGE, kind.drawChange(tx));
         // The record just before the row's change, which names it as the donor's latest (DatabaseKind.lastTrailRecord).
         queries.trail().donorChanged(tx, owner, stored.id(), record, version, now);
-        (DonorColumns.changesIndexed(stored.details(), after) ? queries.update() : queries.updateKeepingIndexed())
+        (stored.details().differsIn(DonorColumns.INDEXED, after) ? queries.update() : queries.updateKeepingIndexed())
                 .execute(tx, changed);
         queries.words().replace(tx, owner, stored.id(), stored.details(), after);
         return new Donor(stored.id(), after, stored.createdAt(), now, version, erasedAt, mergedInto);

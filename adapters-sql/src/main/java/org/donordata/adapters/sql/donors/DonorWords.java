@@ -8,7 +8,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -78,7 +77,7 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
 
     /** Stores a changed donor's entries: only those that came or went, nothing when none of their fields changed. */
     void replace(DSLContext tx, ApplicationId owner, long donorId, DonorDetails before, DonorDetails after) {
-        if (FIELDS.stream().allMatch(field -> Objects.equals(before.get(field), after.get(field)))) {
+        if (!before.differsIn(FIELDS, after)) {
             return;
         }
         replace(tx, owner, donorId, entries(before), entries(after));

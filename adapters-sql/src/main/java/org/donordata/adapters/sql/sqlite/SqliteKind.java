@@ -22,7 +22,6 @@ import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.GroupCommitWriter;
-import org.donordata.adapters.sql.PreparedStatements;
 import org.donordata.adapters.sql.Reads;
 import org.donordata.adapters.sql.Statement;
 import org.donordata.adapters.sql.UniqueConstraint;
@@ -60,6 +59,9 @@ public final class SqliteKind implements DatabaseKind {
     public static final int MAX_QUEUED_WRITES = 4_096;
 
     /** The next change number, drawn under the file's write lock (SQLite's UPDATE … RETURNING). */
+    private static final Field<Long> LAST_INSERT_ROWID = DSL.field("last_insert_rowid()", Long.class);
+    private static final Statement LAST_INSERT = Statement.render(DSL.using(SQLDialect.SQLITE),
+            DSL.select(LAST_INSERT_ROWID));
     private static final Statement DRAW_CHANGE = Statement.render(DSL.using(SQLDialect.SQLITE),
             DSL.update(SEQUENCING).set(SEQUENCING.LAST_CHANGE, SEQUENCING.LAST_CHANGE.plus(DSL.inline(1L)))
                     .returningResult(SEQUENCING.LAST_CHANGE));
@@ -130,7 +132,7 @@ public final class SqliteKind implements DatabaseKind {
 
     @Override
     public Field<Long> lastTrailRecord() {
-        return DSL.field("last_insert_rowid()", Long.class);
+        return LAST_INSERT_ROWID;
     }
 
     // The largest id plus one, which SQLite itself would give next (the trail has no AUTOINCREMENT, V13). Exact because
@@ -145,16 +147,10 @@ public final class SqliteKind implements DatabaseKind {
                 .plus(DSL.inline(1L))).from(AUDIT_TRAIL)));
     }
 
-    // sqlite-jdbc's own generated keys are off (SqliteFile.connectionProperties): the connection's last insert, on a
-    // kept statement.
+    // sqlite-jdbc's own generated keys are off (SqliteFile.connectionProperties): the connection's last insert.
     @Override
-    public long insertedId(PreparedStatement insert) throws SQLException {
-        try (ResultSet row = PreparedStatements.of(insert.getConnection(), "SELECT last_insert_rowid()").executeQuery()) {
-            if (!row.next()) {
-                throw new IllegalStateException("SQLite gave no last insert");
-            }
-            return row.getLong(1);
-        }
+    public long insertedId(DSLContext tx, PreparedStatement insert) {
+        return LAST_INSERT.fetchNumber(tx, new Bindings(INSTANCE));
     }
 
     // SQLite's own json_object: as cheap as reading the 22 columns through JNI, and the service then writes nothing

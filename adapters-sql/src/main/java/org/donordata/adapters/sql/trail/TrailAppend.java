@@ -55,8 +55,8 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
                 .set(AUDIT_TRAIL.PREVIOUS_ID, donorsLatest)),
                 Statement.render(renderer, DSL.update(DONORS).set(DONORS.LAST_RECORD_ID, kind.lastTrailRecord())
                         .where(DONORS.ID.eq(DONOR))),
-                kind.nextTrailRecord().map(next -> Statement.render(renderer, record(DSL.insertInto(AUDIT_TRAIL))
-                        .set(AUDIT_TRAIL.ID, donorsLatest))).orElse(null));
+                kind.nextTrailRecord().isPresent() ? Statement.render(renderer, record(DSL.insertInto(AUDIT_TRAIL))
+                        .set(AUDIT_TRAIL.ID, donorsLatest)) : null);
     }
 
     private static InsertSetMoreStep<Record> record(InsertSetStep<Record> insert) {
