@@ -14,6 +14,10 @@ import com.sun.jna.Native;
  * the thread on itself ({@code setpriority(PRIO_PROCESS, 0, 19)} applies to the calling thread there); raising a nice
  * value needs no privilege. Elsewhere, or where the call fails, the threads run at normal priority, which is said once
  * in the log.
+ *
+ * <p>A thread that one of these starts inherits its nice value, and lowering it back needs privilege: a pool that
+ * starts its threads lazily (a reader pool, a connection pool's adder) must not have them started from here, or its
+ * threads serve requests at nice 19 (SqliteReaders starts its own when it opens).
  */
 final class BackgroundThreads implements ThreadFactory {
 

@@ -111,6 +111,12 @@ class HttpWebhookSenderTest {
         return true;
     }
 
+    private static void answered(int messages, HttpWebhookSender sender, long endpoint, WebhookUrl url) {
+        for (int i = 0; i < messages; i++) {
+            assertEquals(new WebhookSender.Answered(204), sender.send(endpoint, url, HEADERS, BODY));
+        }
+    }
+
     private WebhookUrl url(String host) {
         return new WebhookUrl(URI.create("http://" + host + ":" + server.getLocalPort() + "/hooks"));
     }
@@ -119,10 +125,8 @@ class HttpWebhookSenderTest {
     void anEndpointsMessagesShareOneConnection() {
         serve(100, out -> out.write(NO_CONTENT));
         try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED)) {
-            for (int i = 0; i < 5; i++) {
-                assertEquals(new WebhookSender.Answered(204), sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY));
-            }
-            assertEquals(new WebhookSender.Answered(204), sender.send(ENDPOINT + 1, url("127.0.0.1"), HEADERS, BODY));
+            answered(5, sender, ENDPOINT, url("127.0.0.1"));
+            answered(1, sender, ENDPOINT + 1, url("127.0.0.1"));
 
             assertEquals(6, requests.get());
             assertEquals(2, connections.get(), "one for each endpoint");
@@ -134,9 +138,7 @@ class HttpWebhookSenderTest {
     void aConnectionTheReceiverClosedMeanwhileIsReplaced() {
         serve(1, out -> out.write(NO_CONTENT));
         try (HttpWebhookSender sender = new HttpWebhookSender(LOOPBACK_ALLOWED)) {
-            for (int i = 0; i < 3; i++) {
-                assertEquals(new WebhookSender.Answered(204), sender.send(ENDPOINT, url("127.0.0.1"), HEADERS, BODY));
-            }
+            answered(3, sender, ENDPOINT, url("127.0.0.1"));
             assertEquals(3, requests.get());
         }
     }
@@ -154,9 +156,7 @@ class HttpWebhookSenderTest {
                         Tls.builder().sslContext(certificate.clientContext()).build())) {
             serve(tls, 100, out -> out.write(NO_CONTENT));
             WebhookUrl url = new WebhookUrl(URI.create("https://localhost:" + tls.getLocalPort() + "/hooks"));
-            for (int i = 0; i < 3; i++) {
-                assertEquals(new WebhookSender.Answered(204), sender.send(ENDPOINT, url, HEADERS, BODY));
-            }
+            answered(3, sender, ENDPOINT, url);
             assertEquals(3, requests.get());
             assertEquals(1, connections.get());
         }

@@ -96,7 +96,8 @@ public final class SqlDatabase implements AutoCloseable {
         this.unguardedWrites = writes;
         this.writes = failures.guard(writes);
         this.donors = new SqlDonorRepository(DonorQueries.of(kind), failures.guard(reads), this.writes);
-        this.webhooks = failures.guard(new SqlWebhookRepository(dsl, this.writes, donors));
+        // Guarded once, as a whole: its writes through the node's writes too would translate a failure twice.
+        this.webhooks = failures.guard(new SqlWebhookRepository(dsl, writes, donors));
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */
