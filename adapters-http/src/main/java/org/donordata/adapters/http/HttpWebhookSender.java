@@ -69,8 +69,9 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
     private final WebClient client;
     private final Duration answerTimeout;
     private final Map<Long, Channel> channels = new ConcurrentHashMap<>();
-    // The connection being made on a thread: the client's listener hands it its socket before the TLS handshake.
-    private final ThreadLocal<Connecting> connecting = new ThreadLocal<>();
+    // The deadline of the connection being made on a thread: the client's listener hands it the socket before the TLS
+    // handshake.
+    private final ThreadLocal<Deadline> connecting = new ThreadLocal<>();
     // One thread that only closes sockets: those of exchanges past their deadline, and idle ones.
     private final ScheduledThreadPoolExecutor closer = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform()
             .name("webhook-deadlines").daemon().factory());
@@ -218,14 +219,13 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
                             "https".equals(uri.scheme()) ? client.prototype().tls() : NO_TLS,
                             client.prototype().dnsResolver(), client.prototype().dnsAddressLookup(), Proxy.noProxy()),
                     HTTP_1_1, unused -> true, unused -> open.set(false));
-            Connecting made = new Connecting(deadline);
-            connecting.set(made);
+            connecting.set(deadline);
             try {
                 connection.connect();
             } finally {
                 connecting.remove();
             }
-            return new Kept(connection, made.socket, authority, open);
+            return new Kept(connection, deadline.watched, authority, open);
         }
 
         /**
@@ -312,26 +312,14 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
         }
     }
 
-    /** A connection being made, and the deadline of the exchange it is made for. */
-    private static final class Connecting {
-
-        private final Deadline deadline;
-        private Socket socket;
-
-        Connecting(Deadline deadline) {
-            this.deadline = deadline;
-        }
-    }
-
     /** Hands each socket the client connects, before its TLS handshake, to the deadline of the exchange it is for. */
     private final class DeadlineListener implements ConnectionListener {
 
         @Override
         public void socketConnected(ConnectedSocketInfo info) {
-            Connecting made = connecting.get();
-            if (made != null) {
-                made.socket = info.socket();
-                made.deadline.watch(info.socket());
+            Deadline deadline = connecting.get();
+            if (deadline != null) {
+                deadline.watch(info.socket());
             }
         }
 
