@@ -113,12 +113,7 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
             return new Failed(STOPPING);
         }
         try {
-            Result result;
-            do {
-                // null from a channel that was retired while idle, just before this send took it: take the new one.
-                result = channels.computeIfAbsent(endpointId, id -> new Channel()).send(url, headers, body, deadline);
-            } while (result == null);
-            return result;
+            return channels.computeIfAbsent(endpointId, id -> new Channel()).send(url, headers, body, deadline);
         } catch (RuntimeException failed) {
             return new Failed(deadline.expired ? "timed out" : closed ? STOPPING : describe(failed));
         } finally {
@@ -147,7 +142,7 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
 
     private void closeIdle() {
         long idleSince = System.nanoTime() - IDLE.toNanos();
-        channels.entrySet().removeIf(entry -> entry.getValue().closeIfIdleSince(idleSince));
+        channels.values().forEach(channel -> channel.closeIfIdleSince(idleSince));
     }
 
     /** Closes every kept connection, which also ends the exchanges under way; sends nothing more. */
@@ -162,21 +157,20 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
     private record Kept(TcpClientConnection connection, Socket socket, String authority, AtomicBoolean open) {
     }
 
-    /** An endpoint's connection, kept open between its messages. */
+    /**
+     * An endpoint's connection, kept open between its messages. The channel itself stays while the sender does (one
+     * small object for each endpoint sent to); its connection is closed when idle.
+     */
     private final class Channel {
 
         private final ReentrantLock lock = new ReentrantLock();
         private volatile Kept kept;
         private long usedAt = System.nanoTime();
-        private boolean retired;
 
-        /** How the message was answered; null if this channel was retired (the sender no longer holds it). */
+        /** How the message was answered. */
         Result send(WebhookUrl url, Map<String, String> headers, byte[] body, Deadline deadline) {
             lock.lock();
             try {
-                if (retired) {
-                    return null;
-                }
                 if (closed) {
                     return new Failed(STOPPING);
                 }
@@ -257,24 +251,16 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
             return new Answered(response.status().code());
         }
 
-        /**
-         * Closes the connection and retires the channel if nothing used it since then: true when retired, which the
-         * sender then forgets (an endpoint's next message makes a new one).
-         */
-        boolean closeIfIdleSince(long idleSince) {
+        /** Closes the connection if nothing used it since then; the endpoint's next message makes a new one. */
+        void closeIfIdleSince(long idleSince) {
             if (!lock.tryLock()) {
-                return false;
+                return;
             }
             try {
-                if (usedAt - idleSince >= 0) {
-                    return false;
-                }
                 Kept current = kept;
-                if (current != null) {
+                if (current != null && usedAt - idleSince < 0) {
                     drop(current);
                 }
-                retired = true;
-                return true;
             } finally {
                 lock.unlock();
             }
