@@ -127,7 +127,10 @@ final class WebhookDeliverers implements AutoCloseable {
     private void renewRunning() {
         for (long id : running) {
             try {
-                delivery.renew(id, node);
+                // A renewal may take the lease of a run that had not taken it yet: it is then given up at close too.
+                if (delivery.renew(id, node)) {
+                    leased.add(id);
+                }
             } catch (RuntimeException failure) {
                 // The next renewal tries again, well before the lease ends.
                 LOG.log(System.Logger.Level.WARNING, "Could not renew the lease of webhook endpoint " + id + ": "
