@@ -1,15 +1,22 @@
 package org.donordata.adapters.sql;
 
+import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
+import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
+import static org.donordata.adapters.sql.schema.Tables.WEBHOOK_ENDPOINTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import org.donordata.application.Actor;
+import org.donordata.application.ApplicationId;
 import org.donordata.application.ChangeEvent;
 import org.donordata.application.DonorService;
 import org.donordata.application.DonorWrites;
@@ -25,6 +32,10 @@ import org.donordata.domain.webhooks.RetrySchedule;
 import org.donordata.domain.webhooks.WebhookEventType;
 import org.donordata.domain.webhooks.WebhookSecret;
 import org.donordata.domain.webhooks.WebhookUrl;
+import org.donordata.adapters.sql.webhooks.SqlWebhookRepository;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationVersion;
+import org.jooq.CloseableDSLContext;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -106,12 +117,15 @@ abstract class WebhookStoreContract extends DonorRepositoryTestBase {
     void theDeliveryStateIsStoredExactlyAndAnOwnersChangeStopsAStaleDelivery() {
         WebhookEndpoint endpoint = create();
         webhooks.lease(endpoint.id(), "node-a", LATER.plusSeconds(10), LATER);
-        DeliveryState failing = endpoint.state().delivered(new ChangePosition(5, 5), LATER)
-                .failed("HTTP 500", false, LATER.plusSeconds(1), POLICY);
+        // Caught up short of where it delivered through, as a run of a backlog leaves it (docs/api.md, Webhooks).
+        DeliveryState failing = endpoint.state().delivered(new ChangePosition(3, 2), LATER).caughtUp()
+                .delivered(new ChangePosition(5, 5), LATER).failed("HTTP 500", false, LATER.plusSeconds(1), POLICY);
 
         assertTrue(webhooks.saveState(endpoint.id(), endpoint.revision(), "node-a", failing));
         WebhookEndpoint stored = webhooks.find(owner, endpoint.id()).orElseThrow();
         assertEquals(failing, stored.state());
+        assertEquals(new ChangePosition(3, 2), stored.state().caughtUpThrough());
+        assertEquals(new ChangePosition(5, 5), stored.state().deliveredThrough());
 
         WebhookEndpoint disabled = new WebhookEndpoint(stored.id(), owner, stored.url(), "paused", Set.of(),
                 stored.createdAt(), WebhookSecret.make(), Optional.of(stored.secret()), Optional.of(LATER),
@@ -124,6 +138,23 @@ abstract class WebhookStoreContract extends DonorRepositoryTestBase {
         assertEquals(endpoint.revision() + 1, now.revision());
         assertEquals(Optional.of(stored.secret()), now.previousSecret());
         assertEquals(List.of(), webhooks.enabled(), "a disabled endpoint is not delivered to");
+    }
+
+    /**
+     * A record written before V16 gave records their change's number: its place in the feed is unknown, so its change
+     * counts as another key's, and an endpoint ignoring the key hears of the donor once too often, never too few.
+     */
+    @Test
+    void aChangeWhosePlaceInTheFeedWasNotRecordedCountsAsAnotherKeys() {
+        Donor donor = donors.write(owner, CREATED, tx -> new DonorWrites(CREATED,
+                DonorService.IDEMPOTENCY_KEY_LIFETIME, WEBSITE).create(tx, person("Ada", null)));
+        assertFalse(donors.changedByOthersAfter(owner, donor.id(), ChangePosition.START, Set.of(7L)),
+                "its one change, the ignored key's");
+
+        database.dsl().update(AUDIT_TRAIL).set(AUDIT_TRAIL.CHANGE_SEQ, (Long) null)
+                .where(AUDIT_TRAIL.DONOR_ID.eq(donor.id())).execute();
+
+        assertTrue(donors.changedByOthersAfter(owner, donor.id(), ChangePosition.START, Set.of(7L)));
     }
 
     @Test
@@ -146,5 +177,94 @@ abstract class WebhookStoreContract extends DonorRepositoryTestBase {
         assertEquals(WebhookEventType.DONOR_ERASED, events.get(1).type());
         assertEquals(2, events.get(1).version());
         assertEquals(events.get(1).position(), donors.latestChange(owner));
+    }
+
+    /**
+     * The owner's create, modify and remove take their turn in the node's writes like every other write: on SQLite a
+     * transaction of their own beside the one writer made it wait on the write lock (SQLITE_BUSY), and twelve keys
+     * managing endpoints stalled every application's writes for seconds.
+     */
+    @Test
+    void managingAnEndpointWritesOnlyThroughTheNodesWrites() {
+        AtomicInteger written = new AtomicInteger();
+        Writes writer = database.writer();
+        Writes counted = new Writes() {
+            @Override
+            public <T> T write(Write<T> write) {
+                written.incrementAndGet();
+                return writer.write(write);
+            }
+        };
+        WebhookRepository managed = new SqlWebhookRepository(database.dsl(), counted, donors);
+
+        WebhookEndpoint created = managed.create(owner, new WebhookRepository.NewEndpoint(WebhookUrl.of(
+                "https://crm.example.org/hooks", WebhookUrl.Rules.STRICT), "", WebhookSecret.make(), Set.of()), 3,
+                CREATED).orElseThrow();
+        assertTrue(managed.update(new WebhookEndpoint(created.id(), owner, created.url(), "changed", Set.of(),
+                created.createdAt(), created.secret(), Optional.empty(), Optional.empty(), created.state(),
+                created.revision())));
+        assertTrue(managed.remove(owner, created.id()));
+
+        assertEquals(3, written.get(), "create, modify and remove each one write of the node's");
+    }
+
+    /**
+     * A create holds one connection at a time: it held one for its transaction and borrowed a second to read where
+     * delivery starts, so creates at once took a small pool from every application (a GET of another got 503). Here
+     * the test holds one of a pool of two while the create runs.
+     */
+    @Test
+    void aCreateNeedsNoSecondConnectionWhileItWrites() {
+        DatabaseSettings settings = testDatabase.settings();
+        try (SqlDatabase twoPooled = SqlDatabase.open(new DatabaseSettings(settings.jdbcUrl(), settings.user(),
+                settings.password(), 2, Duration.ofSeconds(2)))) {
+            twoPooled.dsl().connection(held -> assertTrue(twoPooled.webhooks().create(owner,
+                    new WebhookRepository.NewEndpoint(WebhookUrl.of("https://crm.example.org/hooks",
+                            WebhookUrl.Rules.STRICT), "", WebhookSecret.make(), Set.of()), 3, CREATED).isPresent()));
+        }
+    }
+
+    /**
+     * Migration V17 on the schema before it: each endpoint stored before is caught up where it has delivered through
+     * (docs/api.md, Webhooks), so its next run passes a donor over exactly as it did before the upgrade.
+     */
+    @Test
+    void v17TakesEachEndpointStoredBeforeAsCaughtUpWhereItHasDeliveredThrough() throws Exception {
+        try (TestDatabase old = separateTestDatabase("before-caught-up")) {
+            DatabaseSettings settings = old.settings();
+            migrations(settings).target(lastBefore(settings, "17")).load().migrate();
+            List<ChangePosition> delivered = List.of(new ChangePosition(41, 3), new ChangePosition(97, 12));
+            long application;
+            try (CloseableDSLContext v16 = connect(settings)) {
+                application = v16.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "website")
+                        .set(APPLICATIONS.CREATED_AT, CREATED).returningResult(APPLICATIONS.ID).fetchOne().value1();
+                for (ChangePosition position : delivered) {
+                    v16.insertInto(WEBHOOK_ENDPOINTS).set(WEBHOOK_ENDPOINTS.APPLICATION_ID, application)
+                            .set(WEBHOOK_ENDPOINTS.URL, "https://crm.example.org/hooks")
+                            .set(WEBHOOK_ENDPOINTS.DESCRIPTION, "")
+                            .set(WEBHOOK_ENDPOINTS.SECRET, WebhookSecret.make().written())
+                            .set(WEBHOOK_ENDPOINTS.IGNORE_KEYS, "7")
+                            .set(WEBHOOK_ENDPOINTS.CREATED_AT, CREATED)
+                            .set(WEBHOOK_ENDPOINTS.DELIVERED_CHANGE, position.change())
+                            .set(WEBHOOK_ENDPOINTS.DELIVERED_DONOR, position.donorId())
+                            .set(WEBHOOK_ENDPOINTS.CONSECUTIVE_FAILURES, 0)
+                            .set(WEBHOOK_ENDPOINTS.REVISION, 0L).execute();
+                }
+            }
+
+            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
+                List<WebhookEndpoint> endpoints = migrated.webhooks().list(new ApplicationId(application));
+                assertEquals(delivered, endpoints.stream().map(endpoint -> endpoint.state().caughtUpThrough())
+                        .toList(), "each row's own position");
+                assertEquals(delivered, endpoints.stream().map(endpoint -> endpoint.state().deliveredThrough())
+                        .toList());
+            }
+        }
+    }
+
+    private static MigrationVersion lastBefore(DatabaseSettings settings, String version) {
+        return Stream.of(migrations(settings).load().info().all()).map(MigrationInfo::getVersion)
+                .filter(it -> it.compareTo(MigrationVersion.fromVersion(version)) < 0)
+                .max(Comparator.naturalOrder()).orElseThrow();
     }
 }

@@ -30,9 +30,10 @@ import org.jooq.Record;
 
 /**
  * Webhook endpoints in {@code webhook_endpoints}: the owner's settings, and the delivery state that deliverers store
- * under their lease. Instants are kept to the microsecond, as every database keeps them. The deliverers' writes (leases,
- * where delivery stands) go through the node's writes, as the donors' do: on SQLite and MariaDB they then ride in the
- * one writer's shared commits instead of each taking the database's write lock, and a sync, of its own.
+ * under their lease. Instants are kept to the microsecond, as every database keeps them. Every write (the owner's
+ * create, modify and remove, the deliverers' leases and where delivery stands) goes through the node's writes, as the
+ * donors' do: on SQLite and MariaDB they then ride in the one writer's shared commits instead of each taking the
+ * database's write lock, and a sync, of its own.
  */
 public final class SqlWebhookRepository implements WebhookRepository {
 
@@ -54,15 +55,17 @@ public final class SqlWebhookRepository implements WebhookRepository {
 
     @Override
     public Optional<WebhookEndpoint> create(ApplicationId owner, NewEndpoint endpoint, int limit, Instant now) {
-        return dsl.transactionResult(transaction -> {
-            DSLContext tx = transaction.dsl();
+        // Read before the write, on a connection of its own and without holding one: the write then needs no second
+        // connection while it holds the write lock (which stalled every application when creates ran at once). A
+        // change committed meanwhile is delivered, never one lost.
+        ChangePosition start = donors.latestChange(owner);
+        return writes.write(tx -> {
             // Creates of one owner wait here for each other, so two at once never both pass the limit.
             kind.lockedForUpdate(tx.select(APPLICATIONS.ID).from(APPLICATIONS)
                     .where(APPLICATIONS.ID.eq(owner.value()))).fetch();
             if (tx.fetchCount(WEBHOOK_ENDPOINTS, WEBHOOK_ENDPOINTS.APPLICATION_ID.eq(owner.value())) >= limit) {
                 return Optional.empty();
             }
-            ChangePosition start = donors.latestChange(owner);
             long id = tx.insertInto(WEBHOOK_ENDPOINTS)
                     .set(WEBHOOK_ENDPOINTS.APPLICATION_ID, owner.value())
                     .set(WEBHOOK_ENDPOINTS.URL, endpoint.url().uri().toString())
@@ -95,7 +98,7 @@ public final class SqlWebhookRepository implements WebhookRepository {
 
     @Override
     public boolean update(WebhookEndpoint changed) {
-        return dsl.update(WEBHOOK_ENDPOINTS)
+        return writes.write(tx -> tx.update(WEBHOOK_ENDPOINTS)
                 .set(WEBHOOK_ENDPOINTS.URL, changed.url().uri().toString())
                 .set(WEBHOOK_ENDPOINTS.DESCRIPTION, changed.description())
                 .set(WEBHOOK_ENDPOINTS.SECRET, changed.secret().written())
@@ -108,13 +111,13 @@ public final class SqlWebhookRepository implements WebhookRepository {
                 .where(WEBHOOK_ENDPOINTS.ID.eq(changed.id()),
                         WEBHOOK_ENDPOINTS.APPLICATION_ID.eq(changed.owner().value()),
                         WEBHOOK_ENDPOINTS.REVISION.eq(changed.revision()))
-                .execute() == 1;
+                .execute() == 1);
     }
 
     @Override
     public boolean remove(ApplicationId owner, long id) {
-        return dsl.deleteFrom(WEBHOOK_ENDPOINTS)
-                .where(WEBHOOK_ENDPOINTS.APPLICATION_ID.eq(owner.value()), WEBHOOK_ENDPOINTS.ID.eq(id)).execute() == 1;
+        return writes.write(tx -> tx.deleteFrom(WEBHOOK_ENDPOINTS)
+                .where(WEBHOOK_ENDPOINTS.APPLICATION_ID.eq(owner.value()), WEBHOOK_ENDPOINTS.ID.eq(id)).execute() == 1);
     }
 
     @Override
@@ -154,6 +157,8 @@ public final class SqlWebhookRepository implements WebhookRepository {
         Map<Field<?>, Object> columns = new LinkedHashMap<>();
         columns.put(WEBHOOK_ENDPOINTS.DELIVERED_CHANGE, state.deliveredThrough().change());
         columns.put(WEBHOOK_ENDPOINTS.DELIVERED_DONOR, state.deliveredThrough().donorId());
+        columns.put(WEBHOOK_ENDPOINTS.CAUGHT_UP_CHANGE, state.caughtUpThrough().change());
+        columns.put(WEBHOOK_ENDPOINTS.CAUGHT_UP_DONOR, state.caughtUpThrough().donorId());
         columns.put(WEBHOOK_ENDPOINTS.DISABLED_REASON, state.disabledReason().map(SqlWebhookRepository::cut).orElse(null));
         columns.put(WEBHOOK_ENDPOINTS.LAST_SUCCESS_AT, state.lastSuccessAt().map(SqlWebhookRepository::micros).orElse(null));
         columns.put(WEBHOOK_ENDPOINTS.LAST_FAILURE_AT, state.lastFailureAt().map(SqlWebhookRepository::micros).orElse(null));
@@ -167,6 +172,7 @@ public final class SqlWebhookRepository implements WebhookRepository {
     private static WebhookEndpoint endpoint(Record row) {
         DeliveryState state = new DeliveryState(
                 new ChangePosition(row.get(WEBHOOK_ENDPOINTS.DELIVERED_CHANGE), row.get(WEBHOOK_ENDPOINTS.DELIVERED_DONOR)),
+                new ChangePosition(row.get(WEBHOOK_ENDPOINTS.CAUGHT_UP_CHANGE), row.get(WEBHOOK_ENDPOINTS.CAUGHT_UP_DONOR)),
                 Optional.ofNullable(row.get(WEBHOOK_ENDPOINTS.DISABLED_REASON)),
                 Optional.ofNullable(row.get(WEBHOOK_ENDPOINTS.LAST_SUCCESS_AT)),
                 Optional.ofNullable(row.get(WEBHOOK_ENDPOINTS.LAST_FAILURE_AT)),
