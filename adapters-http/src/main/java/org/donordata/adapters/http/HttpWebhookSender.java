@@ -63,6 +63,7 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
     /** A kept connection unused this long is closed: receivers close theirs after some 5 to 120 s themselves. */
     static final Duration IDLE = Duration.ofSeconds(30);
     private static final String STOPPING = "interrupted: the node is stopping";
+    private static final String REFUSED_ADDRESS = "refused address";
     private static final List<String> HTTP_1_1 = List.of(Http1Client.PROTOCOL_ID);
     private static final Tls NO_TLS = Tls.builder().enabled(false).build();
 
@@ -105,6 +106,10 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
 
     @Override
     public Result send(long endpointId, WebhookUrl url, Map<String, String> headers, byte[] body) {
+        // An endpoint stored before ports were checked at registration is held to the same rule here.
+        if (!WebhookAddresses.permitsPort(url.uri().getPort())) {
+            return new Failed(REFUSED_ADDRESS);
+        }
         Deadline deadline = new Deadline();
         ScheduledFuture<?> expiry;
         try {
@@ -125,7 +130,7 @@ public final class HttpWebhookSender implements WebhookSender, AutoCloseable {
     static String describe(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof RefusedAddressException) {
-                return "refused address";
+                return REFUSED_ADDRESS;
             }
             if (cause instanceof UnknownHostException) {
                 return "unknown host";

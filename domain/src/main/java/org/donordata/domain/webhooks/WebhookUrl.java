@@ -9,9 +9,9 @@ import org.donordata.domain.Problem;
 
 /**
  * An endpoint's address (contract section 16): absolute {@code https://} (or {@code http://} where the operator allows
- * it), at most {@value #MAX_LENGTH} characters, with a host and without user information; a host written as an IP
- * address must be one {@link WebhookAddresses} permits. A host name is not looked up here: the address it resolves to
- * is checked at every delivery.
+ * it), at most {@value #MAX_LENGTH} characters, with a host and without user information, a port (if written) from 1
+ * to 65535; a host written as an IP address must be one {@link WebhookAddresses} permits. A host name is not looked
+ * up here: the address it resolves to is checked at every delivery.
  */
 public record WebhookUrl(URI uri) {
 
@@ -57,10 +57,14 @@ public record WebhookUrl(URI uri) {
         if (uri.getRawFragment() != null) {
             return new Problem(subject, "must not have a fragment (#...)");
         }
+        if (!WebhookAddresses.permitsPort(uri.getPort())) {
+            return new Problem(subject, "must have a port from 1 to 65535, not " + uri.getPort());
+        }
         Optional<IpAddress> literal = IpAddress.parse(uri.getHost());
         if (literal.isPresent() && !rules.addresses().permits(literal.get())) {
-            return new Problem(subject, "is a refused address (loopback, private, link-local, shared, multicast,"
-                    + " broadcast or unspecified); DONORS_WEBHOOKS_ALLOW_NETWORKS can allow a range");
+            return new Problem(subject, "is a refused address (not globally reachable: loopback, private, link-local,"
+                    + " shared, reserved, documentation, benchmarking, multicast, broadcast or unspecified; see"
+                    + " docs/security.md, Webhooks); DONORS_WEBHOOKS_ALLOW_NETWORKS can allow a range");
         }
         return null;
     }
