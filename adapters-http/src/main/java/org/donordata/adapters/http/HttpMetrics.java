@@ -13,9 +13,9 @@ import io.helidon.metrics.api.Timer;
 
 /**
  * What the API counts for {@code /observe/metrics} (contract section 12), in the registry it is given: requests by
- * method, route template and status with their latency, refusals by the rate limits and the key check, and creates
- * answered from an earlier one with the same Idempotency-Key. Routes are templates ({@code /api/v1/donors/{id}}),
- * never raw paths, so a client cannot make up series.
+ * method, route template and status with their latency, refusals by the rate limits and the key check, connections
+ * closed for their client address, and creates answered from an earlier one with the same Idempotency-Key. Routes are
+ * templates ({@code /api/v1/donors/{id}}), never raw paths, so a client cannot make up series.
  */
 final class HttpMetrics {
 
@@ -34,6 +34,8 @@ final class HttpMetrics {
     final Counter wrongKey;
     final Counter wrongKeyThrottled;
     final Counter idempotentReplays;
+    /** Connections closed unanswered: their client address had as many open as it may ({@link ConnectionGuard}). */
+    final Counter connectionsRefusedPerAddress;
 
     /** Meters of the same name and tags are shared by the registry, so several instances count together. */
     HttpMetrics(MeterRegistry registry) {
@@ -43,6 +45,10 @@ final class HttpMetrics {
         this.wrongKeyThrottled = rejections("wrong_key_throttled");
         this.idempotentReplays = registry.getOrCreate(Counter.builder("donors.idempotent.replays")
                 .description("Creates answered with the donor an earlier create with the same Idempotency-Key stored"));
+        this.connectionsRefusedPerAddress = registry.getOrCreate(Counter.builder("donors.connections.refused")
+                .description("Connections closed unanswered, by reason: per_address, their client address already had"
+                        + " as many open as it may")
+                .tags(List.of(Tag.create("reason", "per_address"))));
     }
 
     /** In Helidon's global registry, which {@code /observe/metrics} shows. */

@@ -14,6 +14,9 @@ import java.util.Optional;
  * @param tls                    the certificate and key to serve HTTPS with (HTTPS only); empty for plain HTTP
  * @param allowPlainHttp         serve plain HTTP on a non-loopback address (behind a TLS-terminating proxy)
  * @param maxConnections         open connections served; more are answered 503 and closed
+ * @param maxConnectionsPerAddress open connections of one client address (for IPv6, of its /64 network); more are
+ *                               closed at once, unanswered, so that one address cannot take every connection. Behind a
+ *                               proxy every client shares the proxy's address (docs/deployment.md, A proxy in front).
  * @param maxConcurrentRequests  requests handled at once; more are answered 503 at once, not queued
  * @param readTimeout            how long the server waits on a client: for a new connection's or a kept-alive
  *                               connection's next request head, for a request body being read, for a response
@@ -28,10 +31,15 @@ import java.util.Optional;
  * @param jsonAccessLog          the access log as one JSON object a line rather than text
  */
 public record HttpSettings(String host, int port, Optional<TlsFiles> tls, boolean allowPlainHttp, int maxConnections,
-        int maxConcurrentRequests, Duration readTimeout, int requestsPerSecond, int requestBurst,
-        int authFailuresPerMinute, String adminHost, int adminPort, boolean jsonAccessLog) {
+        int maxConnectionsPerAddress, int maxConcurrentRequests, Duration readTimeout, int requestsPerSecond,
+        int requestBurst, int authFailuresPerMinute, String adminHost, int adminPort, boolean jsonAccessLog) {
 
     public static final int DEFAULT_MAX_CONNECTIONS = 1_000;
+    /**
+     * Room for a large client pool (the benchmarks' 64 connections and a load beside them), while one address alone
+     * holds at most an eighth of {@link #DEFAULT_MAX_CONNECTIONS}.
+     */
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
     public static final int DEFAULT_MAX_CONCURRENT_REQUESTS = 200;
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(20);
     public static final int DEFAULT_REQUESTS_PER_SECOND = 1_000;
@@ -68,6 +76,7 @@ public record HttpSettings(String host, int port, Optional<TlsFiles> tls, boolea
             throw new IllegalArgumentException("the admin socket needs a port of its own, not the API's " + port);
         }
         atLeast("maxConnections", maxConnections, 1);
+        atLeast("maxConnectionsPerAddress", maxConnectionsPerAddress, 1);
         atLeast("maxConcurrentRequests", maxConcurrentRequests, 1);
         atLeast("requestsPerSecond", requestsPerSecond, 1);
         atLeast("requestBurst", requestBurst, 1);
@@ -80,8 +89,9 @@ public record HttpSettings(String host, int port, Optional<TlsFiles> tls, boolea
     /** Plain HTTP on {@code host:port} with the default limits, the admin socket on any free port of loopback. */
     public static HttpSettings defaults(String host, int port) {
         return new HttpSettings(host, port, Optional.empty(), false, DEFAULT_MAX_CONNECTIONS,
-                DEFAULT_MAX_CONCURRENT_REQUESTS, DEFAULT_READ_TIMEOUT, DEFAULT_REQUESTS_PER_SECOND,
-                DEFAULT_REQUEST_BURST, DEFAULT_AUTH_FAILURES_PER_MINUTE, DEFAULT_ADMIN_HOST, 0, false);
+                DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, DEFAULT_MAX_CONCURRENT_REQUESTS, DEFAULT_READ_TIMEOUT,
+                DEFAULT_REQUESTS_PER_SECOND, DEFAULT_REQUEST_BURST, DEFAULT_AUTH_FAILURES_PER_MINUTE,
+                DEFAULT_ADMIN_HOST, 0, false);
     }
 
     private static void atLeast(String name, int value, int minimum) {

@@ -11,6 +11,10 @@ import static org.mockito.Mockito.doAnswer;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +60,55 @@ class CapacityTest {
 
             held.removeFirst().close();
             assertEquals(200, retryUntilServed());
+        } finally {
+            for (RawHttpClient client : held) {
+                client.close();
+            }
+        }
+    }
+
+    /**
+     * One address cannot take every connection (one address's 1,010 idle connections had every client answered 503):
+     * past its own cap its further connections are closed at once, unanswered and counted, while another address is
+     * served and its own open connections still are; a place it frees is its own again.
+     */
+    @Test
+    void anAddressPastItsCap_hasFurtherConnectionsClosedAtOnce_whileAnotherAddressIsServed() throws Exception {
+        server = start(SettingsBuilder.loopback().maxConnections(4).maxConnectionsPerAddress(2).build());
+        long refusedBefore = HttpMetrics.global().connectionsRefusedPerAddress.count();
+        List<RawHttpClient> held = new ArrayList<>();
+        try {
+            // Each served once, so that both are open and counted before the next come; then left idle.
+            for (int i = 0; i < 2; i++) {
+                RawHttpClient client = new RawHttpClient(server.port());
+                held.add(client);
+                envelope(client.send(GET_INDEX).read().body(), 200);
+            }
+            for (int i = 0; i < 3; i++) {
+                try (RawHttpClient over = new RawHttpClient(server.port()).timeout(Duration.ofSeconds(2))) {
+                    assertTrue(over.closedByServer(), "closed without waiting for a request");
+                }
+            }
+            assertEquals(refusedBefore + 3, HttpMetrics.global().connectionsRefusedPerAddress.count());
+            assertTrue(adminMetrics().lines().anyMatch(line -> line.startsWith("donors_connections_refused_total{")
+                    && line.contains("reason=\"per_address\"")), "as docs/deployment.md names it");
+
+            try (RawHttpClient other = new RawHttpClient(server.port(), "127.0.0.2")) {
+                envelope(other.send(GET_INDEX).read().body(), 200);
+            }
+            for (RawHttpClient client : held) {
+                envelope(client.send(GET_INDEX).read().body(), 200);
+            }
+
+            // The server ends the connection once it has answered: its place is given back before the socket closes.
+            try (RawHttpClient closing = held.removeFirst()) {
+                envelope(closing.send(GET_INDEX.replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n")).read()
+                        .body(), 200);
+                assertTrue(closing.closedByServer());
+            }
+            try (RawHttpClient again = new RawHttpClient(server.port())) {
+                envelope(again.send(GET_INDEX).read().body(), 200);
+            }
         } finally {
             for (RawHttpClient client : held) {
                 client.close();
@@ -146,6 +199,13 @@ class CapacityTest {
                 }
             }
             Thread.sleep(20);
+        }
+    }
+
+    private String adminMetrics() throws IOException, InterruptedException {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + HttpApi.adminPort(server)
+                    + "/observe/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
         }
     }
 

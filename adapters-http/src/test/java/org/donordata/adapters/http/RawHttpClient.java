@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -26,9 +27,23 @@ final class RawHttpClient implements AutoCloseable {
     private final InputStream in;
 
     RawHttpClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(port, null);
+    }
+
+    /**
+     * A connection from {@code localAddress}, another loopback address (127.0.0.2, say: Linux routes all of 127/8 to
+     * the loopback interface), so that the server sees another client; from 127.0.0.1 when null.
+     */
+    RawHttpClient(int port, String localAddress) throws IOException {
+        socket = localAddress == null ? new Socket("127.0.0.1", port)
+                : new Socket(InetAddress.getByName("127.0.0.1"), port, InetAddress.getByName(localAddress), 0);
         socket.setSoTimeout(5_000);
         in = socket.getInputStream();
+    }
+
+    /** The client's port: the server logs it with the connection's id. */
+    int localPort() {
+        return socket.getLocalPort();
     }
 
     /** How long a read waits (5 s unless set). */

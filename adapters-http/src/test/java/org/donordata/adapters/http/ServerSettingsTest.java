@@ -41,6 +41,7 @@ class ServerSettingsTest {
                 () -> assertEquals(Optional.empty(), defaults.tls()),
                 () -> assertFalse(defaults.allowPlainHttp()),
                 () -> assertEquals(1_000, defaults.maxConnections()),
+                () -> assertEquals(128, defaults.maxConnectionsPerAddress()),
                 () -> assertEquals(200, defaults.maxConcurrentRequests()),
                 () -> assertEquals(Duration.ofSeconds(20), defaults.readTimeout()),
                 () -> assertEquals(1_000, defaults.requestsPerSecond()),
@@ -127,6 +128,8 @@ class ServerSettingsTest {
     @ValueSource(ints = {0, -1})
     void limitsBelowOne_areRefused(int value) {
         assertThrows(IllegalArgumentException.class, () -> SettingsBuilder.loopback().maxConnections(value).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> SettingsBuilder.loopback().maxConnectionsPerAddress(value).build());
         assertThrows(IllegalArgumentException.class,
                 () -> SettingsBuilder.loopback().maxConcurrentRequests(value).build());
         assertThrows(IllegalArgumentException.class, () -> SettingsBuilder.loopback().rateLimit(value, 10).build());

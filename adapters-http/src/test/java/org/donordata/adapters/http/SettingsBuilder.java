@@ -11,10 +11,12 @@ final class SettingsBuilder {
     private Optional<HttpSettings.TlsFiles> tls = Optional.empty();
     private boolean allowPlainHttp;
     private int maxConnections = HttpSettings.DEFAULT_MAX_CONNECTIONS;
+    private int maxConnectionsPerAddress = HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
     private int maxConcurrentRequests = HttpSettings.DEFAULT_MAX_CONCURRENT_REQUESTS;
     private Duration readTimeout = HttpSettings.DEFAULT_READ_TIMEOUT;
     private int requestsPerSecond = HttpSettings.DEFAULT_REQUESTS_PER_SECOND;
     private int requestBurst = HttpSettings.DEFAULT_REQUEST_BURST;
+    private int authFailuresPerMinute = HttpSettings.DEFAULT_AUTH_FAILURES_PER_MINUTE;
     private boolean jsonAccessLog;
 
     static SettingsBuilder loopback() {
@@ -41,6 +43,11 @@ final class SettingsBuilder {
         return this;
     }
 
+    SettingsBuilder maxConnectionsPerAddress(int value) {
+        maxConnectionsPerAddress = value;
+        return this;
+    }
+
     SettingsBuilder maxConcurrentRequests(int value) {
         maxConcurrentRequests = value;
         return this;
@@ -57,14 +64,19 @@ final class SettingsBuilder {
         return this;
     }
 
+    SettingsBuilder authFailuresPerMinute(int value) {
+        authFailuresPerMinute = value;
+        return this;
+    }
+
     SettingsBuilder jsonAccessLog() {
         jsonAccessLog = true;
         return this;
     }
 
     HttpSettings build() {
-        return new HttpSettings(host, 0, tls, allowPlainHttp, maxConnections, maxConcurrentRequests, readTimeout,
-                requestsPerSecond, requestBurst, HttpSettings.DEFAULT_AUTH_FAILURES_PER_MINUTE,
+        return new HttpSettings(host, 0, tls, allowPlainHttp, maxConnections, maxConnectionsPerAddress,
+                maxConcurrentRequests, readTimeout, requestsPerSecond, requestBurst, authFailuresPerMinute,
                 HttpSettings.DEFAULT_ADMIN_HOST, 0, jsonAccessLog);
     }
 }
