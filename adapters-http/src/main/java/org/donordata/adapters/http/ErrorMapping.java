@@ -67,6 +67,14 @@ final class ErrorMapping {
                         logged(e)));
     }
 
+    /**
+     * For the admin socket, whose only refusals of its own are the transport's ({@link HardenedServer#guardAdmin}):
+     * answered as on the API's socket.
+     */
+    static void registerTransport(HttpRouting.Builder routing) {
+        routing.error(ApiException.class, (req, res, e) -> fail(req, res, e, e.getMessage()));
+    }
+
     /** Exhaustive over the sealed type, so a new kind of domain error does not compile until it is mapped. */
     private static Status statusOf(DomainException exception) {
         return switch (exception) {

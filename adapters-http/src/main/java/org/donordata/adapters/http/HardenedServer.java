@@ -58,6 +58,8 @@ final class HardenedServer {
             Consumer<HttpRouting.Builder> routes) {
         requirePlainHttpAllowed(settings);
         HelidonLogFilter.install();
+        // The registry's meters are shared: this counts where HttpApi's own HttpMetrics count.
+        HttpMetrics metrics = HttpMetrics.global();
         Http1Config http1 = Http1Config.builder()
                 .maxPrologueLength(MAX_REQUEST_LINE)
                 .maxHeadersSize(MAX_HEADERS)
@@ -77,7 +79,8 @@ final class HardenedServer {
                 // selector. In 4.4.0 the builder's protocolsDiscoverServices(false) does not reach the listener's
                 // discovery (helidon-io/helidon#11428, fixed in 4.4.1 by #11438); the configuration key does.
                 .config(ONLY_THE_GUARD)
-                .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(), settings.readTimeout(),
+                .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(),
+                        settings.maxConnectionsPerAddress(), metrics.connectionsRefusedPerAddress, settings.readTimeout(),
                         scope -> ErrorMapping.directHandlers(accessLog, scope)))
                 // Past the guard's cap, connections are answered 503; past twice the cap, Helidon stops accepting,
                 // so that a flood cannot use up the process's file descriptors (which the database needs too).
@@ -92,12 +95,16 @@ final class HardenedServer {
                 .routing(routes)
                 // Health and metrics on a socket of their own (contract section 12): a probe or a scraper never
                 // competes with clients for connections, and nothing of them answers on the API's port.
-                // The same guard on it: it answers what clients send as the API's socket does (a bad method is a 400).
+                // The same guard on it, and the same checks of framing: it answers what clients send as the API's
+                // socket does (a bad method, an ambiguous framing: a 400, one answer, the connection closed).
                 .putSocket(Observability.ADMIN_SOCKET, admin -> admin.host(settings.adminHost()).port(settings.adminPort())
                         .connectionOptions(options -> options.tcpNoDelay(true))
                         .config(ONLY_THE_GUARD)
                         .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(),
+                                settings.maxConnectionsPerAddress(), metrics.connectionsRefusedPerAddress,
                                 settings.readTimeout(), null))
+                        // Before the observe feature's routes, which Helidon adds after this routing's.
+                        .routing(HardenedServer::guardAdmin)
                         .shutdownGracePeriod(SHUTDOWN_GRACE))
                 .addFeature(Observability.feature(readiness));
         settings.tls().ifPresent(files -> server.tls(ServerTls.create(files)));
@@ -109,6 +116,17 @@ final class HardenedServer {
         routing.addFilter(HardenedServer::closeWhenAnnounced);
         // A route, not a filter: what a route throws is answered inside the filters, so the access log sees it.
         routing.any(HardenedServer::refuseAmbiguousRequests);
+    }
+
+    /**
+     * The admin socket's own routing, before health and metrics: the API's checks of framing ({@link #guard}), with
+     * their refusals answered as the API answers them. Without it, Helidon 4.4.0 served there a request with both
+     * Content-Length and chunked, with two Content-Lengths, or with Transfer-Encoding: gzip, and then read what
+     * followed it as a second request: two answers to one request.
+     */
+    static void guardAdmin(HttpRouting.Builder routing) {
+        guard(routing);
+        ErrorMapping.registerTransport(routing);
     }
 
     // An unresolvable name is not loopback; the server would fail to bind it anyway.
