@@ -28,8 +28,9 @@ import org.donordata.application.ApplicationId;
 final class RateLimits {
 
     static final Duration AUTH_WINDOW = Duration.ofMinutes(1);
-    private static final int MAX_ADDRESSES = 20_000;
-    private static final int MAX_APPLICATIONS = 10_000;
+    /** The most client addresses, and applications, remembered at once (docs/security.md, Limits). */
+    static final int MAX_ADDRESSES = 20_000;
+    static final int MAX_APPLICATIONS = 10_000;
 
     private final Cache<ApplicationId, Bucket> applications;
     private final Cache<String, Bucket> addresses;
@@ -107,6 +108,18 @@ final class RateLimits {
             return address.getHostAddress();
         }
         return peer instanceof InetSocketAddress socket ? socket.getHostString() : String.valueOf(peer);
+    }
+
+    /** How many client addresses are remembered now, once the maps have evicted what they are to. */
+    long addressesHeld() {
+        addresses.cleanUp();
+        return addresses.estimatedSize();
+    }
+
+    /** How many applications are remembered now, likewise. */
+    long applicationsHeld() {
+        applications.cleanUp();
+        return applications.estimatedSize();
     }
 
     // Retry-After is in whole seconds; rounding down would send clients back too early.

@@ -3,6 +3,7 @@ package org.donordata.adapters.http;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -68,6 +69,25 @@ class RateLimitsTest {
         }
 
         assertDoesNotThrow(() -> off.checkAddress("192.0.2.1"));
+    }
+
+    /**
+     * docs/security.md, Limits: hostile clients can make up any number of addresses, and applications come and go, yet
+     * what is remembered of them stays within the bound (a variant without the maps' maximum size holds all of them).
+     */
+    @Test
+    void manyAddressesAndApplications_areRememberedNoMoreThanTheBound() {
+        for (int i = 0; i < 3 * RateLimits.MAX_ADDRESSES; i++) {
+            limits.failedAuthentication("address-" + i);
+        }
+        for (int i = 1; i <= 3 * RateLimits.MAX_APPLICATIONS; i++) {
+            limits.checkApplication(new ApplicationId(i));
+        }
+
+        long addresses = limits.addressesHeld();
+        long applications = limits.applicationsHeld();
+        assertTrue(addresses > 0 && addresses <= RateLimits.MAX_ADDRESSES, addresses + " addresses");
+        assertTrue(applications > 0 && applications <= RateLimits.MAX_APPLICATIONS, applications + " applications");
     }
 
     @Test
