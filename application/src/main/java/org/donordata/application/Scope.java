@@ -12,6 +12,11 @@ import java.util.stream.Collectors;
  */
 public enum Scope {
     DONORS_ERASE("donors:erase"),
+    /**
+     * Merging, apart from writing: a merge wipes the duplicate's personal data as an erasure does, and a key that may
+     * only write must not erase a donor by merging it into one it filled itself (docs/api.md, "Duplicates and merge").
+     */
+    DONORS_MERGE("donors:merge"),
     DONORS_READ("donors:read"),
     DONORS_WRITE("donors:write"),
     WEBHOOKS_MANAGE("webhooks:manage");

@@ -67,6 +67,24 @@ class KeysCommandTest {
         assertFalse(run("keys", "list", "--application", "1").out().contains(secret));
     }
 
+    // docs/api.md, "Applications and keys": merging is its own scope, which the default key holds and a key is given
+    // by name.
+    @Test
+    void theDefaultKeyHoldsDonorsMergeAndAKeyMayBeGivenIt() {
+        assertEquals(List.of("donors:erase", "donors:merge", "donors:read", "donors:write", "webhooks:manage"),
+                scopes(keys().getJsonObject(0)));
+
+        CommandRun created = run("keys", "create", "--application", "1", "--name", "Deduplicator", "--scopes",
+                "donors:read,donors:merge");
+
+        assertEquals(0, created.exit(), created.err());
+        assertEquals(List.of("donors:merge", "donors:read"), scopes(keys().getJsonObject(1)));
+    }
+
+    private static List<String> scopes(JsonObject key) {
+        return key.getJsonArray("scopes").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
+    }
+
     @Test
     void aRefusedCreateSaysWhyAndStoresNothing() {
         for (String[] refused : List.of(
@@ -109,19 +127,22 @@ class KeysCommandTest {
     @Test
     void auditWritesTheKeyEventsAndChangesAsNdjson() {
         run("keys", "create", "--application", "1", "--name", "CRM", "--scopes", "donors:read");
-        run("keys", "revoke", "2");
+        run("keys", "rotate", "2", "--grace", "0");
+        run("keys", "revoke", "3");
 
         CommandRun audit = run("audit", "--application", "1");
 
         assertEquals(0, audit.exit(), audit.err());
         List<JsonObject> lines = audit.out().lines().map(line -> Json.createReader(new StringReader(line)).readObject())
                 .toList();
-        assertEquals(List.of("key.created", "key.created", "key.revoked"),
+        assertEquals(List.of("key.created", "key.created", "key.rotated", "key.revoked"),
                 lines.stream().map(line -> line.getString("action")).toList());
         assertTrue(lines.getFirst().isNull("donor_id"));
-        assertEquals("CRM", lines.get(2).getJsonObject("key").getString("name"));
-        assertEquals("keys revoke", lines.get(2).getJsonObject("actor").getString("name"));
-        assertEquals("command", lines.get(2).getJsonObject("actor").getString("type"));
+        assertEquals("CRM", lines.get(2).getJsonObject("key").getString("name"), "the new key keeps the name");
+        assertEquals("keys rotate", lines.get(2).getJsonObject("actor").getString("name"));
+        assertEquals("CRM", lines.get(3).getJsonObject("key").getString("name"));
+        assertEquals("keys revoke", lines.get(3).getJsonObject("actor").getString("name"));
+        assertEquals("command", lines.get(3).getJsonObject("actor").getString("type"));
         assertEquals("", run("audit", "--application", "1", "--since", "2999-01-01T00:00:00Z").out());
         assertEquals(1, run("audit", "--application", "1", "--since", "yesterday").exit());
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -17,6 +18,7 @@ import io.helidon.webserver.testing.junit5.DirectClient;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import org.donordata.application.Scope;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.junit.jupiter.api.Test;
@@ -101,10 +103,11 @@ class MergeRoutesTest extends RoutingTestBase {
         refusals.put("{\"duplicate\": true}", "duplicate must be a donor id");
         refusals.put("{\"duplicate\": " + duplicate + ", \"notes\": \"x\"}", "'notes' is not a member of a merge");
         refusals.put("{\"duplicate\": " + survivor + "}", "duplicate must be another donor than " + survivor);
-        refusals.put("[" + duplicate + "]", "");
-        refusals.put("\"duplicate\"", "");
-        refusals.put("{\"duplicate\": " + duplicate + ",}", "");
-        refusals.put("{\"duplicate\": " + duplicate + ", \"duplicate\": " + duplicate + "}", "");
+        refusals.put("[" + duplicate + "]", "The request body must be a JSON object.");
+        refusals.put("\"duplicate\"", "The request body must be a JSON object.");
+        refusals.put("{\"duplicate\": " + duplicate + ",}", "The request body is not valid JSON: ");
+        refusals.put("{\"duplicate\": " + duplicate + ", \"duplicate\": " + duplicate + "}",
+                "The request body names a member twice, 'duplicate'; each member may be given once.");
         refusals.forEach((body, expected) -> {
             String msg = failure(merge(survivor, body, null), 400);
             assertTrue(msg.startsWith(expected), body + " -> " + msg);
@@ -113,6 +116,22 @@ class MergeRoutesTest extends RoutingTestBase {
         failure(client.post("/api/v1/donors/" + survivor + "/merge").header(ApiKeyCheck.API_KEY, KEY)
                 .request(String.class), 415);
         assertEquals(1, FIXTURE.store.find(APPLICATION.id(), survivor).orElseThrow().version());
+        assertEquals(1, FIXTURE.store.find(APPLICATION.id(), duplicate).orElseThrow().version());
+    }
+
+    @Test
+    void aKeyThatMayWriteButNotMergeIs403NamingDonorsMergeAndChangesNothing() {
+        long survivor = add("Ada", null, null);
+        long duplicate = add("Augusta", "augusta@example.org", null);
+        String writer = FIXTURE.keyWith("write-only-key", Set.of(Scope.DONORS_WRITE));
+
+        String refused = failure(client.post("/api/v1/donors/" + survivor + "/merge")
+                .header(ApiKeyCheck.API_KEY, writer).header(HeaderValues.CONTENT_TYPE_JSON)
+                .submit("{\"duplicate\": " + duplicate + "}", String.class), 403);
+
+        assertTrue(refused.contains("donors:merge"), refused);
+        assertEquals(JsonValue.NULL, envelope(get(duplicate), 200).getJsonArray("data").getJsonObject(0)
+                .get("merged_into"));
         assertEquals(1, FIXTURE.store.find(APPLICATION.id(), duplicate).orElseThrow().version());
     }
 

@@ -48,7 +48,7 @@ class ScopesTest extends RoutingTestBase {
                 Map.entry("GET /api/v1/donors/{id}/history", Optional.of(Scope.DONORS_READ)),
                 Map.entry("POST /api/v1/donors/{id}/erase", Optional.of(Scope.DONORS_ERASE)),
                 Map.entry("GET /api/v1/donors/{id}/duplicates", Optional.of(Scope.DONORS_READ)),
-                Map.entry("POST /api/v1/donors/{id}/merge", Optional.of(Scope.DONORS_WRITE)),
+                Map.entry("POST /api/v1/donors/{id}/merge", Optional.of(Scope.DONORS_MERGE)),
                 Map.entry("GET /api/v1/webhooks", Optional.of(Scope.WEBHOOKS_MANAGE)),
                 Map.entry("POST /api/v1/webhooks", Optional.of(Scope.WEBHOOKS_MANAGE)),
                 Map.entry("GET /api/v1/webhooks/{id}", Optional.of(Scope.WEBHOOKS_MANAGE)),

@@ -1,17 +1,33 @@
 package org.donordata.adapters.sql;
 
+import static org.donordata.adapters.sql.schema.Tables.API_KEYS;
 import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
+import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import java.time.Instant;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
+import org.donordata.application.Actor;
 import org.donordata.application.ApiKey;
+import org.donordata.application.ApplicationId;
 import org.donordata.application.Caller;
+import org.donordata.application.DonorRepositoryContract;
+import org.donordata.application.DonorService;
+import org.donordata.application.DonorWrites;
 import org.donordata.application.KeyHash;
+import org.donordata.application.KeyedCreate;
+import org.donordata.application.RepositoryWrites;
 import org.donordata.application.Scope;
+import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorFingerprint;
+import org.donordata.domain.IdempotencyKey;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationVersion;
 import org.jooq.CloseableDSLContext;
@@ -21,8 +37,101 @@ import org.junit.jupiter.api.Test;
 /**
  * Migration V8 (contract section 14) on an installation of schema version 7, which every database has had: each
  * application's one key keeps working, as its key named default with every scope, and a revoked one stays revoked.
+ * Migration V15 on the schema before it: keys named default gain donors:merge (docs/api.md, "Applications and keys"),
+ * and each idempotency key's row goes to the API key whose create the trail records (docs/api.md, "Safe retries and
+ * concurrent edits").
  */
 abstract class KeyMigrationContract extends DatabaseTestBase {
+
+    private static final Instant SOON = DonorRepositoryTestBase.CREATED.plusSeconds(60);
+
+    @Test
+    void v15GivesDonorsMergeToEveryKeyNamedDefaultThatHoldsEveryOtherScopeAndToNoOtherKey() throws Exception {
+        try (TestDatabase old = separateTestDatabase("before-merge-scope")) {
+            DatabaseSettings settings = old.settings();
+            migrations(settings).target(lastBefore(settings, "15")).load().migrate();
+            long application;
+            String everyOther = "donors:erase donors:read donors:write webhooks:manage";
+            try (CloseableDSLContext v14 = connect(settings)) {
+                application = application(v14);
+                for (String[] key : List.of(new String[] {"default", everyOther},
+                        new String[] {"default", "donors:read"}, new String[] {"Form", everyOther},
+                        new String[] {"Writer", "donors:write"})) {
+                    v14.insertInto(API_KEYS).set(API_KEYS.APPLICATION_ID, application).set(API_KEYS.NAME, key[0])
+                            .set(API_KEYS.KEY_HASH, KeyHash.of(key[0] + " " + key[1]).hex())
+                            .set(API_KEYS.SCOPES, key[1])
+                            .set(API_KEYS.CREATED_AT, DonorRepositoryTestBase.CREATED).execute();
+                }
+            }
+
+            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
+                Set<Scope> withMerge = EnumSet.of(Scope.DONORS_ERASE, Scope.DONORS_MERGE, Scope.DONORS_READ,
+                        Scope.DONORS_WRITE, Scope.WEBHOOKS_MANAGE);
+                Set<Scope> withoutMerge = EnumSet.of(Scope.DONORS_ERASE, Scope.DONORS_READ, Scope.DONORS_WRITE,
+                        Scope.WEBHOOKS_MANAGE);
+                assertEquals(List.of(withMerge, Set.of(Scope.DONORS_READ), withoutMerge, Set.of(Scope.DONORS_WRITE)),
+                        migrated.applications().keys(new ApplicationId(application)).stream().map(ApiKey::scopes)
+                                .toList());
+            }
+        }
+    }
+
+    @Test
+    void v15GivesEachIdempotencyKeyToTheApiKeyWhoseCreateTheTrailRecords() throws Exception {
+        try (TestDatabase old = separateTestDatabase("before-keys-per-key")) {
+            DatabaseSettings settings = old.settings();
+            migrations(settings).target(lastBefore(settings, "15")).load().migrate();
+            long application;
+            long byWebsite;
+            long imported;
+            DonorDetails ada = DonorRepositoryContract.person("Ada", null);
+            DonorDetails grace = DonorRepositoryContract.person("Grace", null);
+            try (CloseableDSLContext v14 = connect(settings)) {
+                application = application(v14);
+                byWebsite = TrailMigrationContract.donor(v14, application, "Ada", 1);
+                imported = TrailMigrationContract.donor(v14, application, "Grace", 1);
+                TrailMigrationContract.record(v14, application, byWebsite, 1, "created", "first_name", 7L);
+                TrailMigrationContract.record(v14, application, imported, 1, "created", "first_name", null);
+                for (Object[] row : List.of(new Object[] {"order-1", ada, byWebsite},
+                        new Object[] {"batch-1", grace, imported})) {
+                    v14.insertInto(IDEMPOTENCY_KEYS).set(IDEMPOTENCY_KEYS.APPLICATION_ID, application)
+                            .set(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, (String) row[0])
+                            .set(IDEMPOTENCY_KEYS.FINGERPRINT, DonorFingerprint.of((DonorDetails) row[1]).hex())
+                            .set(IDEMPOTENCY_KEYS.DONOR_ID, (Long) row[2])
+                            .set(IDEMPOTENCY_KEYS.CREATED_AT, DonorRepositoryTestBase.CREATED).execute();
+                }
+            }
+
+            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
+                ApplicationId owner = new ApplicationId(application);
+                Actor website = new Actor(Actor.Type.KEY, Optional.of(7L), "Website", Optional.empty());
+                Actor crm = new Actor(Actor.Type.KEY, Optional.of(8L), "CRM", Optional.empty());
+                assertEquals(new KeyedCreate(byWebsite, true), insertOnce(migrated, owner, website, "order-1", ada),
+                        "a retry across the upgrade finds its create");
+                assertEquals(new KeyedCreate(imported, true),
+                        insertOnce(migrated, owner, RepositoryWrites.TESTER, "batch-1", grace), "a command's too");
+                assertFalse(insertOnce(migrated, owner, crm, "order-1", ada).repeated(), "another key's is its own");
+            }
+        }
+    }
+
+    private static MigrationVersion lastBefore(DatabaseSettings settings, String version) {
+        return Stream.of(migrations(settings).load().info().all()).map(MigrationInfo::getVersion)
+                .filter(it -> it.compareTo(MigrationVersion.fromVersion(version)) < 0)
+                .max(Comparator.naturalOrder()).orElseThrow();
+    }
+
+    private static long application(CloseableDSLContext old) {
+        return old.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "website")
+                .set(APPLICATIONS.CREATED_AT, DonorRepositoryTestBase.CREATED)
+                .returningResult(APPLICATIONS.ID).fetchOne().value1();
+    }
+
+    private static KeyedCreate insertOnce(SqlDatabase database, ApplicationId owner, Actor actor, String key,
+            DonorDetails details) {
+        return database.donors().write(owner, SOON, tx -> new DonorWrites(SOON, DonorService.IDEMPOTENCY_KEY_LIFETIME,
+                actor).insertOnce(tx, new IdempotencyKey(key), details));
+    }
 
     @Test
     void keysMadeBeforeScopesKeepWorkingWithEveryScope() throws Exception {

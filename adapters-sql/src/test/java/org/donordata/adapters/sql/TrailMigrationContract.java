@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.LongStream;
 
 import org.donordata.application.ApplicationId;
 import org.donordata.application.AuditRecord;
@@ -86,7 +87,57 @@ abstract class TrailMigrationContract extends DatabaseTestBase {
         }
     }
 
-    private static long donor(CloseableDSLContext v11, long owner, String name, long version) {
+    /**
+     * Migration 14.1 numbers the records written before V14 and gives each its jump, as the insert would have: every
+     * page of a history written before, at every offset, holds exactly its records, and a change after it goes on.
+     */
+    @Test
+    void recordsWrittenBeforeTheJumpsArePagedAtEveryOffsetAfterThem() throws Exception {
+        try (TestDatabase old = separateTestDatabase("before-the-jumps")) {
+            DatabaseSettings settings = old.settings();
+            migrations(settings).target(MigrationVersion.fromVersion("11")).load().migrate();
+            long owner;
+            long ada;
+            long bob;
+            try (CloseableDSLContext v11 = connect(settings)) {
+                owner = v11.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "website")
+                        .set(APPLICATIONS.CREATED_AT, DonorRepositoryTestBase.CREATED)
+                        .returningResult(APPLICATIONS.ID).fetchOne().value1();
+                ada = donor(v11, owner, "Ada", 70);
+                bob = donor(v11, owner, "Bob", 40);
+                for (long version = 1; version <= 70; version++) {
+                    record(v11, owner, ada, version, version == 1 ? "created" : "modified", "notes", null);
+                    if (version <= 40) {
+                        record(v11, owner, bob, version, version == 1 ? "created" : "modified", "city", 7L);
+                    }
+                }
+            }
+
+            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
+                ApplicationId application = new ApplicationId(owner);
+                new RepositoryWrites(migrated.donors()).modify(application, ada, ExpectedVersion.ANY,
+                        details -> DonorRepositoryTestBase.with(details, "city", "Oslo"),
+                        DonorRepositoryTestBase.LATER);
+                for (int offset = 0; offset <= 72; offset++) {
+                    assertEquals(LongStream.rangeClosed(offset + 1, Math.min(71, offset + 30)).boxed().toList(),
+                            versions(migrated, application, ada, offset), "Ada at offset " + offset);
+                }
+                for (int offset = 0; offset <= 41; offset++) {
+                    assertEquals(LongStream.rangeClosed(offset + 1, Math.min(40, offset + 7)).boxed().toList(),
+                            migrated.trail().history(application, bob, offset, 7).stream()
+                                    .flatMap(record -> record.version().stream()).toList(), "Bob at offset " + offset);
+                }
+            }
+        }
+    }
+
+    private static List<Long> versions(SqlDatabase database, ApplicationId owner, long donor, long offset) {
+        return database.trail().history(owner, donor, offset, 30).stream()
+                .flatMap(record -> record.version().stream()).toList();
+    }
+
+    /** A donor's row as schema version 11 (and up to 14) held it: KeyMigrationContract writes them too. */
+    static long donor(CloseableDSLContext v11, long owner, String name, long version) {
         return v11.insertInto(DONORS).set(DONORS.APPLICATION_ID, owner).set(DONORS.TYPE, "individual")
                 .set(DONORS.FIRST_NAME, name).set(DONORS.LAST_NAME, "Test")
                 .set(DONORS.EMAIL_OPT_OUT, false).set(DONORS.DO_NOT_CONTACT, false)
@@ -96,7 +147,7 @@ abstract class TrailMigrationContract extends DatabaseTestBase {
                 .returningResult(DONORS.ID).fetchOne().value1();
     }
 
-    private static void record(CloseableDSLContext v11, long owner, long donor, long version, String action,
+    static void record(CloseableDSLContext v11, long owner, long donor, long version, String action,
             String fields, Long key) {
         v11.insertInto(AUDIT_TRAIL).set(AUDIT_TRAIL.APPLICATION_ID, owner).set(AUDIT_TRAIL.DONOR_ID, donor)
                 .set(AUDIT_TRAIL.AT, DonorRepositoryTestBase.CREATED).set(AUDIT_TRAIL.ACTION, action)
