@@ -6,7 +6,6 @@ import java.util.Optional;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DuplicateExternalIdException;
-import org.donordata.domain.IdempotencyKey;
 
 /**
  * What one atomic write of an owner's donors may do ({@link DonorRepository#write}), all in one transaction stamped
@@ -58,12 +57,15 @@ public interface DonorTransaction {
      */
     Donor mergeInto(Donor stored, long survivorId, DonorChangeRecord record);
 
-    /** What the owner's record of this idempotency key says, if there is one, expired or not. */
-    Optional<KeyUse> keyUse(IdempotencyKey key);
+    /**
+     * What the owner's record of this idempotency key, as the API key that sent it holds it, says, if there is one,
+     * expired or not.
+     */
+    Optional<KeyUse> keyUse(HeldIdempotencyKey key);
 
     /**
      * Records the key's use, replacing its record if that was used at or before {@code expiredUpTo}; records of other
      * keys used by then may be deleted too.
      */
-    void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo);
+    void recordKey(HeldIdempotencyKey key, KeyUse use, Instant expiredUpTo);
 }

@@ -140,8 +140,8 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
     }
 
     /**
-     * Stores the donor unless the key's live record names an earlier create: then that create's donor id, when it
-     * sent a donor with this fingerprint. Creates with one key take turns.
+     * Stores the donor unless the key's live record, as this write's actor holds it, names an earlier create: then that
+     * create's donor id, when it sent a donor with this fingerprint. Creates with one key take turns.
      *
      * @throws IdempotencyKeyReuseException when the key's live create sent another donor
      */
@@ -158,7 +158,8 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
     private Donor insertRecorded(DonorTransaction tx, IdempotencyKey key, DonorFingerprint fingerprint,
             DonorDetails details) {
         Donor created = create(tx, details);
-        tx.recordKey(key, new KeyUse(fingerprint, created.id(), now), now.minus(keyLifetime));
+        tx.recordKey(HeldIdempotencyKey.of(actor, key), new KeyUse(fingerprint, created.id(), now),
+                now.minus(keyLifetime));
         return created;
     }
 
@@ -206,10 +207,14 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             Optional<IdempotencyKey> key) {
     }
 
-    /** Takes the key's turn and reads its live record: the donor its create stored, if it sent this fingerprint. */
+    /**
+     * Takes the key's turn and reads its live record: the donor its create stored, if it sent this fingerprint. The
+     * record is the calling API key's own (HeldIdempotencyKey): another key's use of the same value is another key.
+     */
     private Optional<Long> earlierCreate(DonorTransaction tx, IdempotencyKey key, DonorFingerprint fingerprint) {
-        tx.takeTurn("idempotency-key:" + key.value());
-        Optional<KeyUse> use = tx.keyUse(key).filter(it -> it.usedAt().isAfter(now.minus(keyLifetime)));
+        HeldIdempotencyKey held = HeldIdempotencyKey.of(actor, key);
+        tx.takeTurn("idempotency-key:" + held.apiKeyId() + ":" + key.value());
+        Optional<KeyUse> use = tx.keyUse(held).filter(it -> it.usedAt().isAfter(now.minus(keyLifetime)));
         if (use.isPresent() && !use.get().fingerprint().equals(fingerprint)) {
             throw new IdempotencyKeyReuseException(key);
         }

@@ -9,12 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webclient.api.ClientResponseTyped;
 import io.helidon.webserver.testing.junit5.DirectClient;
+import org.donordata.application.Scope;
 import org.donordata.domain.DonorChanges;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -93,6 +96,28 @@ class ConditionalRequestsTest extends RoutingTestBase {
                 .header(RequestParameters.IDEMPOTENCY_KEY, "shared").submit(ADA, String.class), 201);
 
         assertEquals(2, FIXTURE.store.size());
+    }
+
+    // docs/api.md, "Safe retries and concurrent edits": keys are per API key, so two integrations of one application
+    // that pick the same Idempotency-Key each get their own donor, and never learn the other's id.
+    @Test
+    void keysBelongToOneApiKeyOfTheApplication() {
+        String form = FIXTURE.keyWith("key-of-the-donation-form", Set.of(Scope.DONORS_WRITE));
+        long ada = envelope(create(ADA, "shared"), 201).getJsonNumber("data").longValue();
+
+        long grace = envelope(client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, form)
+                .header(HeaderValues.CONTENT_TYPE_JSON).header(RequestParameters.IDEMPOTENCY_KEY, "shared")
+                .submit("{\"first_name\": \"Grace\", \"last_name\": \"Hopper\"}", String.class), 201)
+                .getJsonNumber("data").longValue();
+        long formsAda = envelope(client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, form)
+                .header(HeaderValues.CONTENT_TYPE_JSON).header(RequestParameters.IDEMPOTENCY_KEY, "same body")
+                .submit(ADA, String.class), 201).getJsonNumber("data").longValue();
+        long keysAda = envelope(create(ADA, "same body"), 201).getJsonNumber("data").longValue();
+
+        assertEquals(4, List.of(ada, grace, formsAda, keysAda).stream().distinct().count(), "each its own donor");
+        assertEquals(ada, envelope(create(ADA, "shared"), 201).getJsonNumber("data").longValue(),
+                "a retry with the same key still finds its create");
+        assertEquals(4, FIXTURE.store.size());
     }
 
     @ParameterizedTest

@@ -12,6 +12,7 @@ import java.util.Optional;
 import org.donordata.adapters.sql.donors.IdempotencyKeyRows;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.HeldIdempotencyKey;
 import org.donordata.application.KeyHash;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.application.TestApplications;
@@ -91,10 +92,11 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
     void oneRecordingCreateInEightDeletesAtMostAHundredExpiredKeys() {
         long donorId = new RepositoryWrites(donors).insert(owner, person("Old", null), CREATED).id();
         var rows = database.dsl().insertInto(IDEMPOTENCY_KEYS, IDEMPOTENCY_KEYS.APPLICATION_ID,
-                IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, IDEMPOTENCY_KEYS.FINGERPRINT, IDEMPOTENCY_KEYS.DONOR_ID,
-                IDEMPOTENCY_KEYS.CREATED_AT);
+                IDEMPOTENCY_KEYS.API_KEY_ID, IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY, IDEMPOTENCY_KEYS.FINGERPRINT,
+                IDEMPOTENCY_KEYS.DONOR_ID, IDEMPOTENCY_KEYS.CREATED_AT);
         for (int i = 0; i < 150; i++) {
-            rows = rows.values(owner.value(), "old-" + i, "0".repeat(64), donorId, CREATED.plusSeconds(i));
+            rows = rows.values(owner.value(), HeldIdempotencyKey.COMMANDS, "old-" + i, "0".repeat(64), donorId,
+                    CREATED.plusSeconds(i));
         }
         rows.execute();
         Instant afterAll = CREATED.plus(LIFETIME).plusSeconds(150);

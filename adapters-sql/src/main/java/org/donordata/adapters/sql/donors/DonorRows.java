@@ -14,12 +14,12 @@ import org.donordata.adapters.sql.UniqueConstraint;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorChangeRecord;
 import org.donordata.application.DonorTransaction;
+import org.donordata.application.HeldIdempotencyKey;
 import org.donordata.application.KeyUse;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DuplicateExternalIdException;
-import org.donordata.domain.IdempotencyKey;
 import org.jooq.DSLContext;
 import org.jooq.Param;
 import org.jooq.exception.DataAccessException;
@@ -43,12 +43,13 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
     @Override
     public Donor insert(DonorDetails details, DonorChangeRecord record) {
         DatabaseKind kind = queries.kind();
+        Long change = kind.drawChange(tx);
         Bindings bindings = DonorColumns.set(new Bindings(kind), details)
                 .set(DonorQueries.APPLICATION, owner.value())
                 .set(DonorQueries.CREATED, now)
                 .set(DonorQueries.UPDATED, now)
                 .set(DonorQueries.VERSION, Donor.FIRST_VERSION)
-                .set(DonorQueries.CHANGE, kind.drawChange(tx));
+                .set(DonorQueries.CHANGE, change);
         try {
             long id = tx.connectionResult(connection -> {
                 PreparedStatement insert = PreparedStatements.returningId(connection, queries.insert().sql());
@@ -61,7 +62,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 queries.atInsert().number(tx, new Bindings(kind).set(DonorQueries.APPLICATION, owner.value())
                         .set(DonorQueries.ID, id));
             }
-            queries.trail().donorCreated(tx, owner, id, record, now);
+            queries.trail().donorCreated(tx, owner, id, record, change, now);
             return new Donor(id, details, now, now, Donor.FIRST_VERSION);
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, details);
@@ -112,12 +113,12 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
     }
 
     @Override
-    public Optional<KeyUse> keyUse(IdempotencyKey key) {
+    public Optional<KeyUse> keyUse(HeldIdempotencyKey key) {
         return new IdempotencyKeyRows(this).use(key);
     }
 
     @Override
-    public void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo) {
+    public void recordKey(HeldIdempotencyKey key, KeyUse use, Instant expiredUpTo) {
         new IdempotencyKeyRows(this).record(key, use, expiredUpTo);
     }
 
@@ -125,6 +126,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
             DonorChangeRecord record) {
         long version = stored.version() + 1;
         DatabaseKind kind = queries.kind();
+        Long change = kind.drawChange(tx);
         Bindings changed = DonorColumns.set(new Bindings(kind), after)
                 .set(DonorQueries.APPLICATION, owner.value())
                 .set(DonorQueries.ID, stored.id())
@@ -132,9 +134,9 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 .set(DonorQueries.VERSION, version)
                 .set(DonorQueries.ERASED, erasedAt)
                 .set(DonorQueries.MERGED, mergedInto)
-                .set(DonorQueries.CHANGE, kind.drawChange(tx));
+                .set(DonorQueries.CHANGE, change);
         // The record just before the row's change, which names it as the donor's latest (DatabaseKind.lastTrailRecord).
-        queries.trail().donorChanged(tx, owner, stored.id(), record, version, now);
+        queries.trail().donorChanged(tx, owner, stored.id(), record, version, change, now);
         (stored.details().differsIn(DonorColumns.INDEXED, after) ? queries.update() : queries.updateKeepingIndexed())
                 .execute(tx, changed);
         queries.words().replace(tx, owner, stored.id(), stored.details(), after);
