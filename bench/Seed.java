@@ -73,9 +73,10 @@ public class Seed {
                 trailBase = latest.getLong(1);
             }
             String recordSql = "insert into audit_trail"
-                    + " (id, application_id, donor_id, at, action, fields, actor_type, actor_name, version)"
+                    + " (id, application_id, donor_id, at, action, fields, actor_type, actor_name, version,"
+                    + " chain_position, jump_position)"
                     + (postgres ? " overriding system value" : "") + " values (?, ?, ?, ?, 'created', 'city country email external_id first_name last_name notes phone',"
-                    + " 'command', 'import', 1)";
+                    + " 'command', 'import', 1, 1, 0)";
             long row = 0;
             long benchDone = 0;
             try (PreparedStatement insert = db.prepareStatement(sql);

@@ -28,6 +28,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.donordata.adapters.sql.applications.CachedApplicationRepository;
 import org.donordata.adapters.sql.applications.JooqApplicationRepository;
+import org.donordata.adapters.sql.trail.NumberStoredRecords;
 import org.donordata.adapters.sql.trail.SqlAuditTrail;
 import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.FoldStoredEmails;
@@ -141,7 +142,7 @@ public final class SqlDatabase implements AutoCloseable {
         return Flyway.configure()
                 .locations(kind.migrations())
                 .javaMigrations(new FoldStoredEmails(), new IndexStoredDonors.IndexSearchWords(),
-                        new IndexStoredDonors.IndexDuplicateKeys())
+                        new IndexStoredDonors.IndexDuplicateKeys(), new NumberStoredRecords())
                 .failOnMissingLocations(true);
     }
 

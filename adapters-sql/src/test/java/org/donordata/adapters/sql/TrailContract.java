@@ -122,6 +122,58 @@ abstract class TrailContract extends DonorRepositoryTestBase {
                 .toList());
     }
 
+    /**
+     * A page reads the records on the way from the donor's latest to it, by the records' jumps (V14), and its own: not
+     * the whole chain (docs/api.md, "The trail"; issue 33). Shown by a chain cut in the middle, as no write leaves it:
+     * pages before and after the cut, whose walks do not pass through the cut link, are still whole, where a walk of
+     * the whole chain stopped at the cut (and found nothing at offset 1,970).
+     */
+    @Test
+    void aPageReadsTheRecordsOnItsWayNotTheWholeChain() {
+        Donor ada = changedManyTimes(2_000);
+        database.dsl().update(AUDIT_TRAIL).set(AUDIT_TRAIL.PREVIOUS_ID, (Long) null)
+                .where(AUDIT_TRAIL.DONOR_ID.eq(ada.id()), AUDIT_TRAIL.VERSION.eq(1_500L)).execute();
+
+        assertEquals(versions(1, 30), versionsOf(trail.history(owner, ada.id(), 0, 30)));
+        assertEquals(versions(1_001, 1_030), versionsOf(trail.history(owner, ada.id(), 1_000, 30)));
+        assertEquals(versions(1_971, 2_000), versionsOf(trail.history(owner, ada.id(), 1_970, 31)));
+    }
+
+    /** Every page of a long history, at every offset, holds exactly its records, in order. */
+    @Test
+    void everyPageOfALongHistoryHoldsExactlyItsRecords() {
+        Donor ada = changedManyTimes(300);
+
+        for (int offset = 0; offset <= 301; offset++) {
+            for (int count : List.of(1, 7, 30)) {
+                assertEquals(versions(offset + 1, Math.min(300, offset + count)),
+                        versionsOf(trail.history(owner, ada.id(), offset, count)), "offset " + offset + ", " + count);
+            }
+        }
+        assertEquals(List.of(), trail.history(owner, ada.id(), Long.MAX_VALUE, 30), "the largest offset");
+        assertEquals(List.of(), trail.history(otherOwner, ada.id(), 100, 30), "another application's");
+    }
+
+    /** A donor created and then changed in one transaction, {@code records} records in all, version 1 to records. */
+    private Donor changedManyTimes(int records) {
+        Donor ada = writes.insert(owner, person("Ada", null), CREATED);
+        return donors.write(owner, LATER, tx -> {
+            Donor now = ada;
+            for (int i = 1; i < records; i++) {
+                now = tx.update(now, with(now.details(), "notes", "Change " + i), modified(DonorField.NOTES));
+            }
+            return now;
+        });
+    }
+
+    private static List<Optional<Long>> versions(long first, long last) {
+        return java.util.stream.LongStream.rangeClosed(first, last).mapToObj(Optional::of).toList();
+    }
+
+    private static List<Optional<Long>> versionsOf(List<AuditRecord> records) {
+        return records.stream().map(AuditRecord::version).toList();
+    }
+
     private static DonorChangeRecord modified(DonorField field) {
         return new DonorChangeRecord(AuditAction.MODIFIED, List.of(field), WEBSITE);
     }
