@@ -103,6 +103,33 @@ public abstract class DonorMergeContract extends DonorRepositoryContract {
         assertEquals(Map.of(same, List.of(Reason.NAME_AND_POSTAL_CODE)), reasonsById(duplicatesOf(trust)));
     }
 
+    /**
+     * Each reason reaches at most 30 donors, the first in id order that share its value, so the read costs the same
+     * however many share one (docs/api.md, "Duplicates and merge"; issue 33): a donor that shares two values, each with
+     * 30 donors before it, is not found, where reading every donor sharing a value ranked it first.
+     */
+    @Test
+    void eachReasonReachesAtMostThirtyDonorsHoweverManyShareItsValue() {
+        Donor ada = stored("first_name", "Ada", "last_name", "Lovelace", "phone", "555 0100 200",
+                "email", "ada@example.org");
+        List<Long> phoneOnly = new ArrayList<>();
+        for (int i = 0; i < DonorService.MAX_DUPLICATES; i++) {
+            phoneOnly.add(stored("first_name", "P" + i, "last_name", "Q", "phone", "5550100200").id());
+        }
+        for (int i = 0; i < DonorService.MAX_DUPLICATES; i++) {
+            stored("first_name", "E" + i, "last_name", "Q", "email", "ADA@example.org");
+        }
+        long both = stored("first_name", "B", "last_name", "Q", "phone", "5550100200", "email", "ada@example.org").id();
+
+        List<Duplicate> found = duplicatesOf(ada.id());
+
+        assertEquals(phoneOnly, found.stream().map(duplicate -> duplicate.donor().id()).toList(),
+                "one reason each, in id order");
+        assertFalse(found.stream().anyMatch(duplicate -> duplicate.donor().id() == both), "beyond both reasons' 30");
+        assertEquals(List.of(Reason.EMAIL, Reason.PHONE), reasonsById(duplicatesOf(both)).get(ada.id()),
+                "found from its own side, with every reason it shares");
+    }
+
     @Test
     void duplicatesFollowChangesAndAreAtMostThirty() {
         Donor ada = stored("first_name", "Ada", "last_name", "Lovelace", "phone", "555 0100 200");
