@@ -13,7 +13,8 @@ import org.donordata.domain.webhooks.WebhookUrl;
 /**
  * An application's registered endpoint, as stored (contract section 16).
  *
- * @param ignoreKeys the keys whose changes are passed over for this endpoint (the owner's own integration's)
+ * @param ignoreKeys the keys whose changes are echoes for this endpoint (the owner's own integration's): a donor
+ *        changed only by them since delivery last caught up with the feed is passed over
  * @param previousSecret the secret a rotation replaced, still signing until {@code previousSecretUntil}
  * @param revision counts the owner's changes to it: a delivery that began before one stores nothing after it
  */
@@ -35,7 +36,10 @@ public record WebhookEndpoint(long id, ApplicationId owner, WebhookUrl url, Stri
                 : List.of(secret);
     }
 
-    /** Whether a change made by this key is passed over: it is one of the ignored keys (the command line never is). */
+    /**
+     * Whether this key is one of the ignored keys (the command line never is): a change it made is passed over only
+     * when every other change of its donor since delivery last caught up was an ignored key's too (WebhookDelivery).
+     */
     public boolean ignores(Optional<Long> changedBy) {
         return changedBy.isPresent() && ignoreKeys.contains(changedBy.get());
     }

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import org.donordata.application.ApiKey;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.ApplicationRepository;
+import org.donordata.application.DonorRepository;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Problem;
 import org.donordata.domain.WebhookLimitException;
@@ -28,7 +29,8 @@ public final class WebhookService {
     /** The most endpoints one application may have. */
     public static final int MAX_ENDPOINTS = 10;
     public static final int MAX_DESCRIPTION = 500;
-    public static final int MAX_IGNORED_KEYS = 100;
+    /** As many as the store is asked about at once when it passes a change over (WebhookDelivery). */
+    public static final int MAX_IGNORED_KEYS = DonorRepository.MAX_KEYS_ASKED;
     public static final Duration DEFAULT_GRACE = Duration.ofDays(1);
     public static final Duration MAX_GRACE = Duration.ofDays(7);
     /** Why an endpoint its owner disabled is disabled. */

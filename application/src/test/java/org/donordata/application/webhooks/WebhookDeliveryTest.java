@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +24,10 @@ import org.donordata.application.ChangeTokens;
 import org.donordata.application.DonorService;
 import org.donordata.application.DonorWrites;
 import org.donordata.application.InMemoryDonorRepository;
+import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.webhooks.FailurePolicy;
 import org.donordata.domain.webhooks.RetrySchedule;
 import org.donordata.domain.webhooks.WebhookSecret;
@@ -43,14 +46,35 @@ class WebhookDeliveryTest {
     private final InMemoryWebhookRepository endpoints = new InMemoryWebhookRepository(donors);
     private final List<String> sent = new ArrayList<>();
     private int status = 200;
+    /** What happens while a message waits for its answer (the clock moving, another node, the owner). */
+    private Runnable whileAnswering = () -> {
+    };
     private final WebhookSender sender = (endpointId, url, headers, body) -> {
         sent.add(new String(body, StandardCharsets.UTF_8));
+        whileAnswering.run();
         return new WebhookSender.Answered(status);
+    };
+    /** The time the delivery reads: NOW, until a test moves it. */
+    private Instant now = NOW;
+    private final Clock clock = new Clock() {
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     };
     private final WebhookDelivery delivery = new WebhookDelivery(endpoints, donors, sender,
             new ChangeTokens("a fixed secret of thirty-two bytes or more".getBytes(StandardCharsets.US_ASCII)),
-            new FailurePolicy(RetrySchedule.parse("5,30"), Duration.ofHours(1)), Duration.ofSeconds(10),
-            Clock.fixed(NOW, ZoneOffset.UTC));
+            new FailurePolicy(RetrySchedule.parse("5,30"), Duration.ofHours(1)), Duration.ofSeconds(10), clock);
 
     private WebhookEndpoint endpoint(Set<Long> ignored) {
         return endpoints.create(OWNER, new WebhookRepository.NewEndpoint(new WebhookUrl(
@@ -59,10 +83,20 @@ class WebhookDeliveryTest {
 
     private void create(Actor actor, int count) {
         for (int i = 0; i < count; i++) {
-            donors.write(OWNER, NOW, tx -> new DonorWrites(NOW, DonorService.IDEMPOTENCY_KEY_LIFETIME, actor)
-                    .create(tx, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")).applyTo(
-                            DonorDetails.DEFAULTS)));
+            createAs(actor);
         }
+    }
+
+    private Donor createAs(Actor actor) {
+        return donors.write(OWNER, NOW, tx -> new DonorWrites(NOW, DonorService.IDEMPOTENCY_KEY_LIFETIME, actor)
+                .create(tx, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")).applyTo(
+                        DonorDetails.DEFAULTS)));
+    }
+
+    private void modifyAs(Actor actor, long id, String field, Object value) {
+        donors.write(OWNER, NOW, tx -> new DonorWrites(NOW, DonorService.IDEMPOTENCY_KEY_LIFETIME, actor)
+                .modify(tx, id, ExpectedVersion.ANY, details -> DonorChanges.from(Map.of(field, value))
+                        .applyTo(details))).orElseThrow();
     }
 
     private WebhookEndpoint stored(long id) {
@@ -130,21 +164,137 @@ class WebhookDeliveryTest {
         assertEquals(1, sent.size());
     }
 
+    /**
+     * A run stops, storing nothing, at its first save once another node holds the endpoint or its owner changed it
+     * (the deliverers' runs save once a second): the messages it sent meanwhile come again from the next run, which
+     * reads the endpoint again. Held by another node, a run does not start.
+     */
     @Test
     void anotherNodesLeaseOrTheOwnersChangeStopsARun() {
         WebhookEndpoint endpoint = endpoint(Set.of());
-        create(WEBSITE, 2);
+        create(WEBSITE, 3);
         endpoints.lease(endpoint.id(), "node-b", NOW.plusSeconds(10), NOW);
 
-        assertFalse(delivery.run(endpoint, "node-a").leased());
+        assertFalse(delivery.run(endpoint, "node-a").leased(), "another node holds it");
         assertEquals(0, sent.size());
 
         endpoints.release(endpoint.id(), "node-b");
-        endpoints.update(endpoint);
-        WebhookDelivery.Run stale = delivery.run(endpoint, "node-a");
+        // The owner changes the endpoint while the first message waits a second for its answer.
+        whileAnswering = () -> {
+            if (sent.size() == 1) {
+                assertTrue(endpoints.update(stored(endpoint.id())));
+            }
+            now = now.plusSeconds(1);
+        };
+        WebhookDelivery.Run changed = delivery.run(endpoint, "node-a");
 
-        assertEquals(2, stale.succeeded(), "sent, as the endpoint was read");
-        assertEquals(endpoint.state(), stored(endpoint.id()).state(),
-                "but not stored over the owner's change: the next run reads it again and sends them again");
+        assertEquals(1, sent.size(), "stopped at the save after the owner's change: 2 of 3 never sent");
+        assertEquals(1, changed.succeeded());
+        assertFalse(changed.more());
+        WebhookEndpoint reread = stored(endpoint.id());
+        assertEquals(endpoint.state(), reread.state(), "not stored over the owner's change");
+
+        // The next run reads the endpoint again; another node takes it over while its first message waits (this
+        // node's lease lapsed under the answer).
+        sent.clear();
+        whileAnswering = () -> {
+            now = now.plusSeconds(11);
+            assertTrue(endpoints.lease(endpoint.id(), "node-b", now.plusSeconds(10), now));
+        };
+        WebhookDelivery.Run overtaken = delivery.run(reread, "node-a");
+
+        assertEquals(1, sent.size(), "stopped at the save after losing the endpoint: 2 of 3 never sent");
+        assertEquals(1, overtaken.succeeded());
+        assertFalse(overtaken.more());
+        assertEquals(reread.state(), stored(endpoint.id()).state(), "nothing stored by a node that lost it");
+    }
+
+    /**
+     * The issue's case (issue 33): the website's key creates a donor and withdraws its consent, then the CRM's key,
+     * which the CRM's endpoint ignores, writes a note. The donor's latest change is the CRM's, but not every change
+     * since the endpoint's position is: the CRM hears of the donor.
+     */
+    @Test
+    void aDonorAnotherKeyChangedBeforeAnIgnoredKeysChangeIsStillToldOf() {
+        WebhookEndpoint endpoint = endpoint(Set.of(4L));
+        Donor donor = createAs(WEBSITE);
+        modifyAs(WEBSITE, donor.id(), "email_opt_out", true);
+        modifyAs(CRM, donor.id(), "notes", "called about the newsletter");
+
+        WebhookDelivery.Run run = delivery.run(endpoint, "node-a");
+
+        assertEquals(1, run.succeeded());
+        assertEquals(1, sent.size());
+        assertTrue(sent.getFirst().contains("\"id\":" + donor.id() + ","), sent.getFirst());
+        assertTrue(sent.getFirst().contains("\"version\":3"), "at its latest change: " + sent.getFirst());
+    }
+
+    /** A donor only ignored keys changed since the endpoint's position is passed over; the position moves past it. */
+    @Test
+    void aDonorOnlyIgnoredKeysChangedSinceThePositionIsPassedOver() {
+        WebhookEndpoint endpoint = endpoint(Set.of(4L, 6L));
+        Donor donor = createAs(WEBSITE);
+        modifyAs(WEBSITE, donor.id(), "email_opt_out", true);
+        WebhookDelivery.Run told = delivery.run(endpoint, "node-a");
+        assertEquals(1, sent.size(), "the website's changes");
+
+        modifyAs(CRM, donor.id(), "notes", "called about the newsletter");
+        modifyAs(new Actor(Actor.Type.KEY, Optional.of(6L), "Mailer", Optional.empty()), donor.id(), "city", "Oslo");
+        WebhookDelivery.Run echo = delivery.run(told.endpoint(), "node-a");
+
+        assertEquals(0, echo.succeeded());
+        assertEquals(1, sent.size(), "only ignored keys' changes since: nothing sent");
+        assertEquals(donors.latestChange(OWNER), stored(endpoint.id()).state().deliveredThrough(),
+                "passed over, stored past it");
+    }
+
+    /**
+     * The feed lists a donor once, at its latest change: a run that stops short of the feed's end (a batch of a
+     * backlog) leaves behind where it stood the website's change of a donor the CRM changed later. The next run still
+     * tells the CRM of the donor, measuring from where the endpoint was last caught up (docs/api.md, Webhooks).
+     */
+    @Test
+    void aDonorAnotherKeyChangedBehindWhereAShortRunStoppedIsStillToldOf() {
+        Donor donor = createAs(WEBSITE);
+        WebhookEndpoint endpoint = endpoint(Set.of(4L));
+        modifyAs(WEBSITE, donor.id(), "email_opt_out", true);
+        Donor other = createAs(WEBSITE);
+        modifyAs(CRM, donor.id(), "notes", "called about the newsletter");
+
+        WebhookDelivery.Run first = delivery.run(endpoint, "node-a", 1);
+        assertEquals(List.of(true, 1), List.of(first.more(), sent.size()));
+        assertTrue(sent.getFirst().contains("\"id\":" + other.id() + ","), sent.getFirst());
+
+        WebhookDelivery.Run second = delivery.run(first.endpoint(), "node-a", 1);
+
+        assertEquals(1, second.succeeded(), "the website's change, behind where the first run stopped");
+        assertEquals(2, sent.size());
+        assertTrue(sent.get(1).contains("\"id\":" + donor.id() + ","), sent.get(1));
+        assertFalse(second.more());
+        assertEquals(donors.latestChange(OWNER), stored(endpoint.id()).state().caughtUpThrough(),
+                "read to the feed's end: caught up");
+    }
+
+    /**
+     * A run that read the feed to its end leaves the endpoint caught up: a donor only the CRM changed since is passed
+     * over, even one the website changed before (no echo once a backlog has drained).
+     */
+    @Test
+    void onceCaughtUpADonorOnlyAnIgnoredKeyChangedSinceIsPassedOver() {
+        Donor donor = createAs(WEBSITE);
+        WebhookEndpoint endpoint = endpoint(Set.of(4L));
+        modifyAs(WEBSITE, donor.id(), "email_opt_out", true);
+        createAs(WEBSITE);
+        WebhookDelivery.Run first = delivery.run(endpoint, "node-a", 1);
+        WebhookDelivery.Run drained = delivery.run(first.endpoint(), "node-a", 1);
+        assertEquals(List.of(true, false, 2), List.of(first.more(), drained.more(), sent.size()));
+
+        modifyAs(CRM, donor.id(), "notes", "called about the newsletter");
+        WebhookDelivery.Run echo = delivery.run(drained.endpoint(), "node-a", 1);
+
+        assertEquals(0, echo.succeeded());
+        assertEquals(2, sent.size(), "only the CRM's change since the endpoint caught up: nothing sent");
+        assertEquals(donors.latestChange(OWNER), stored(endpoint.id()).state().deliveredThrough(),
+                "passed over, stored past it");
     }
 }

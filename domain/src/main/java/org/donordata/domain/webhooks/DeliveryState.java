@@ -11,24 +11,35 @@ import org.donordata.domain.ChangePosition;
  * skipped; and its failures, which decide when the same message is sent again or the endpoint is disabled.
  *
  * @param deliveredThrough every change up to here was answered 2xx (or passed over as one of its ignored keys')
+ * @param caughtUpThrough at or before {@code deliveredThrough}: every change of a donor up to here was told or rightly
+ *        passed over. The feed lists each donor once, at its latest change, so a run that stopped before the feed's
+ *        end (a batch of a backlog, a failure, a lost lease) may leave behind it another key's change of a donor whose
+ *        latest change, still ahead, an ignored key made; a donor is passed over only when every change of it since
+ *        here was an ignored key's (docs/api.md, Webhooks). It moves up to {@code deliveredThrough} when a run reads
+ *        the feed to its end. Not shown by the API.
  * @param disabledReason present when delivery is stopped: disabled by its failures, a 410, or its owner
  * @param failingSince when the first of {@code consecutiveFailures} happened; empty while none
  * @param nextAttemptAt when the failed message is sent again; empty while none failed
  */
-public record DeliveryState(ChangePosition deliveredThrough, Optional<String> disabledReason,
-        Optional<Instant> lastSuccessAt, Optional<Instant> lastFailureAt, Optional<String> lastFailure,
-        int consecutiveFailures, Optional<Instant> failingSince, Optional<Instant> nextAttemptAt) {
+public record DeliveryState(ChangePosition deliveredThrough, ChangePosition caughtUpThrough,
+        Optional<String> disabledReason, Optional<Instant> lastSuccessAt, Optional<Instant> lastFailureAt,
+        Optional<String> lastFailure, int consecutiveFailures, Optional<Instant> failingSince,
+        Optional<Instant> nextAttemptAt) {
 
     public DeliveryState {
         if (consecutiveFailures < 0 || consecutiveFailures > 0 != failingSince.isPresent()) {
             throw new IllegalArgumentException("failures in a row have a first one, and only then");
         }
+        if (caughtUpThrough.compareTo(deliveredThrough) > 0) {
+            throw new IllegalArgumentException("caught up through " + caughtUpThrough + " beyond delivered through "
+                    + deliveredThrough);
+        }
     }
 
     /** A new endpoint: delivery starts with the changes after {@code position} (those committed after it was made). */
     public static DeliveryState startingAfter(ChangePosition position) {
-        return new DeliveryState(position, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 0,
-                Optional.empty(), Optional.empty());
+        return new DeliveryState(position, position, Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), 0, Optional.empty(), Optional.empty());
     }
 
     public boolean enabled() {
@@ -45,8 +56,8 @@ public record DeliveryState(ChangePosition deliveredThrough, Optional<String> di
         if (through.compareTo(deliveredThrough) <= 0) {
             throw new IllegalArgumentException("delivery only moves forward in the feed");
         }
-        return new DeliveryState(through, disabledReason, Optional.of(at), lastFailureAt, lastFailure, 0,
-                Optional.empty(), Optional.empty());
+        return new DeliveryState(through, caughtUpThrough, disabledReason, Optional.of(at), lastFailureAt, lastFailure,
+                0, Optional.empty(), Optional.empty());
     }
 
     /** The change at {@code through} is not for this endpoint (one of its ignored keys made it): on to the next. */
@@ -54,7 +65,7 @@ public record DeliveryState(ChangePosition deliveredThrough, Optional<String> di
         if (through.compareTo(deliveredThrough) <= 0) {
             throw new IllegalArgumentException("delivery only moves forward in the feed");
         }
-        return new DeliveryState(through, disabledReason, lastSuccessAt, lastFailureAt, lastFailure,
+        return new DeliveryState(through, caughtUpThrough, disabledReason, lastSuccessAt, lastFailureAt, lastFailure,
                 consecutiveFailures, failingSince, nextAttemptAt);
     }
 
@@ -69,28 +80,45 @@ public record DeliveryState(ChangePosition deliveredThrough, Optional<String> di
         int failures = consecutiveFailures + 1;
         Instant since = failingSince.orElse(at);
         return switch (policy.afterFailure(since, failures, at, gone)) {
-            case FailurePolicy.RetryAt retry -> new DeliveryState(deliveredThrough, disabledReason, lastSuccessAt,
-                    Optional.of(at), Optional.of(failure), failures, Optional.of(since), Optional.of(retry.at()));
-            case FailurePolicy.Disable disable -> new DeliveryState(deliveredThrough, Optional.of(disable.reason()),
-                    lastSuccessAt, Optional.of(at), Optional.of(failure), failures, Optional.of(since), Optional.empty());
+            case FailurePolicy.RetryAt retry -> new DeliveryState(deliveredThrough, caughtUpThrough, disabledReason,
+                    lastSuccessAt, Optional.of(at), Optional.of(failure), failures, Optional.of(since),
+                    Optional.of(retry.at()));
+            case FailurePolicy.Disable disable -> new DeliveryState(deliveredThrough, caughtUpThrough,
+                    Optional.of(disable.reason()), lastSuccessAt, Optional.of(at), Optional.of(failure), failures,
+                    Optional.of(since), Optional.empty());
         };
     }
 
     /** Its owner stopped it; the position stays. */
     public DeliveryState disabled(String reason) {
-        return new DeliveryState(deliveredThrough, Optional.of(reason), lastSuccessAt, lastFailureAt, lastFailure,
-                consecutiveFailures, failingSince, Optional.empty());
+        return new DeliveryState(deliveredThrough, caughtUpThrough, Optional.of(reason), lastSuccessAt, lastFailureAt,
+                lastFailure, consecutiveFailures, failingSince, Optional.empty());
     }
 
     /** Enabled again: it resumes exactly where it stopped, at once, its failures forgotten (their last one shown). */
     public DeliveryState enabledAgain() {
-        return new DeliveryState(deliveredThrough, Optional.empty(), lastSuccessAt, lastFailureAt, lastFailure, 0,
-                Optional.empty(), Optional.empty());
+        return new DeliveryState(deliveredThrough, caughtUpThrough, Optional.empty(), lastSuccessAt, lastFailureAt,
+                lastFailure, 0, Optional.empty(), Optional.empty());
     }
 
-    /** Replay: delivery goes on from {@code position}, earlier or later than where it stood, at once. */
+    /**
+     * A run read the feed to its end and stored where it stands: every change up to {@code deliveredThrough} was told
+     * or rightly passed over.
+     */
+    public DeliveryState caughtUp() {
+        return new DeliveryState(deliveredThrough, deliveredThrough, disabledReason, lastSuccessAt, lastFailureAt,
+                lastFailure, consecutiveFailures, failingSince, nextAttemptAt);
+    }
+
+    /**
+     * Replay: delivery goes on from {@code position}, earlier or later than where it stood, at once. Caught up through
+     * the earlier of {@code position} and where it was caught up: a change before {@code position} of a donor whose
+     * latest change comes after it may not have been told yet, so it still keeps an ignored key's change of that donor
+     * from being passed over.
+     */
     public DeliveryState replayingAfter(ChangePosition position) {
-        return new DeliveryState(position, disabledReason, lastSuccessAt, lastFailureAt, lastFailure, 0,
+        ChangePosition caughtUp = position.compareTo(caughtUpThrough) < 0 ? position : caughtUpThrough;
+        return new DeliveryState(position, caughtUp, disabledReason, lastSuccessAt, lastFailureAt, lastFailure, 0,
                 Optional.empty(), Optional.empty());
     }
 }

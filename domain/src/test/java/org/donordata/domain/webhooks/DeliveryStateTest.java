@@ -84,7 +84,27 @@ class DeliveryStateTest {
         assertEquals(ChangePosition.START, replaying.deliveredThrough());
         assertTrue(replaying.due(T0));
         assertEquals(0, replaying.consecutiveFailures());
-        assertThrows(IllegalArgumentException.class, () -> new DeliveryState(FIRST, Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty()));
+        assertThrows(IllegalArgumentException.class, () -> new DeliveryState(FIRST, FIRST, Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty()));
+    }
+
+    /** Where delivery is caught up (docs/api.md, Webhooks) never passes where it has delivered through. */
+    @Test
+    void itIsCaughtUpOnlyWhereARunReadTheFeedToItsEnd() {
+        DeliveryState started = DeliveryState.startingAfter(FIRST);
+        assertEquals(FIRST, started.caughtUpThrough());
+
+        DeliveryState behind = started.delivered(SECOND, T0).failed("HTTP 500", false, T0, POLICY)
+                .disabled("disabled by its owner").enabledAgain();
+        assertEquals(FIRST, behind.caughtUpThrough(), "a run that stopped short leaves it");
+        DeliveryState caughtUp = behind.caughtUp();
+        assertEquals(SECOND, caughtUp.caughtUpThrough());
+        assertEquals(SECOND, caughtUp.deliveredThrough());
+
+        assertEquals(ChangePosition.START, caughtUp.replayingAfter(ChangePosition.START).caughtUpThrough());
+        assertEquals(FIRST, behind.replayingAfter(new ChangePosition(12, 1)).caughtUpThrough(),
+                "a replay from further on keeps the earlier position");
+        assertThrows(IllegalArgumentException.class, () -> new DeliveryState(FIRST, SECOND, Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), 0, Optional.empty(), Optional.empty()));
     }
 }

@@ -9,30 +9,54 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
 
+import org.donordata.adapters.sql.Bindings;
 import org.donordata.adapters.sql.DatabaseKind;
 import org.donordata.adapters.sql.Statement;
+import org.donordata.application.ApplicationId;
 import org.donordata.application.ChangeEvent;
+import org.donordata.application.DonorRepository;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.webhooks.WebhookEventType;
+import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Name;
+import org.jooq.Param;
+import org.jooq.Record1;
+import org.jooq.Select;
 import org.jooq.impl.DSL;
 
 /**
  * The feed as webhook messages tell of it: the sync feed's statement ({@link DonorQueries#changes}, so the same changes
  * in the same order), selecting only what a message says, and the key of each change from the donor's latest trail
- * record (which the donor's row names). And where the feed stands now, from which a new endpoint starts.
+ * record (which the donor's row names). And where the feed stands now, from which a new endpoint starts; and whether a
+ * donor had a change since a position that some keys did not make.
  *
  * @param events a page of changes, as events
  * @param latest the position of the owner's latest change the feed can hand out now
+ * @param othersChanged {@link DonorRepository#changedByOthersAfter}: one row when such a change exists, else none
  */
-record ChangeEvents(Statement events, Statement latest) {
+record ChangeEvents(Statement events, Statement latest, Statement othersChanged) {
 
     private static final Field<Long> CHANGED_BY = DSL.field(DSL.select(AUDIT_TRAIL.ACTOR_KEY_ID).from(AUDIT_TRAIL)
             .where(AUDIT_TRAIL.ID.eq(DONORS.LAST_RECORD_ID))).as("changed_by");
     private static final List<Field<?>> SELECTED = List.of(DONORS.ID, DONORS.VERSION, DONORS.UPDATED_AT,
             DONORS.ERASED_AT, DONORS.MERGED_INTO, DONORS.CHANGE_SEQ, CHANGED_BY);
+    /** The largest change number of the donor's that does not come after the position (the position's, or one less). */
+    private static final Param<Long> NOT_AFTER = DSL.param("p_not_after", Long.class);
+    /**
+     * The keys asked about, always as many parameters, so that the statement is rendered once: those not asked about
+     * bound to -1, which no key's id is.
+     */
+    private static final List<Param<Long>> KEYS = IntStream.range(0, DonorRepository.MAX_KEYS_ASKED)
+            .mapToObj(i -> DSL.param("p_asked_key_" + i, Long.class)).toList();
+    private static final long NO_KEY = -1;
+    private static final Name CHAIN = DSL.name("chain");
+    private static final Field<Long> CHAINED = DSL.field(DSL.name("chain", "id"), Long.class);
 
     static ChangeEvents of(DatabaseKind kind) {
         DSLContext renderer = DSL.using(kind.dialect());
@@ -40,7 +64,54 @@ record ChangeEvents(Statement events, Statement latest) {
                 Statement.render(renderer, DSL.select(DONORS.CHANGE_SEQ, DONORS.ID).from(DONORS)
                         .where(DONORS.APPLICATION_ID.eq(DonorQueries.APPLICATION),
                                 kind.changesFinal(DONORS.CHANGE_SEQ))
-                        .orderBy(DONORS.CHANGE_SEQ.desc(), DONORS.ID.desc()).limit(DSL.inline(1))));
+                        .orderBy(DONORS.CHANGE_SEQ.desc(), DONORS.ID.desc()).limit(DSL.inline(1))),
+                Statement.render(renderer, othersChangedQuery()));
+    }
+
+    /**
+     * Walks the donor's chain of records (V12) from its latest back, by primary key, only while each is one of the keys
+     * asked about and comes after the position (V16 gave each record its change's number): a record it reaches that
+     * is neither (another key's, or the command line's, after the position) is the answer. So it reads the records
+     * after the position, and stops at the first another key made. A record without a number (written before V16)
+     * ends the walk and counts as another key's: its place is unknown. Each step goes to a smaller id, as history's
+     * does (SqlAuditTrail), so a chain broken into a loop ends.
+     */
+    private static Select<?> othersChangedQuery() {
+        Condition asked = AUDIT_TRAIL.ACTOR_KEY_ID.isNotNull().and(AUDIT_TRAIL.ACTOR_KEY_ID.in(KEYS));
+        Condition afterPosition = AUDIT_TRAIL.CHANGE_SEQ.gt(NOT_AFTER);
+        CommonTableExpression<Record1<Long>> chain = CHAIN.fields("id").as(DSL.select(DONORS.LAST_RECORD_ID)
+                .from(DONORS).where(DONORS.ID.eq(DonorQueries.ID), DONORS.APPLICATION_ID.eq(DonorQueries.APPLICATION))
+                .unionAll(DSL.select(AUDIT_TRAIL.PREVIOUS_ID).from(AUDIT_TRAIL)
+                        .join(DSL.table(CHAIN)).on(AUDIT_TRAIL.ID.eq(CHAINED))
+                        .where(AUDIT_TRAIL.PREVIOUS_ID.lt(AUDIT_TRAIL.ID), asked, afterPosition)));
+        return DSL.withRecursive(chain).select(DSL.inline(1)).from(AUDIT_TRAIL).join(chain)
+                .on(AUDIT_TRAIL.ID.eq(CHAINED))
+                .where(AUDIT_TRAIL.CHANGE_SEQ.isNull().or(afterPosition.andNot(asked)))
+                .limit(DSL.inline(1));
+    }
+
+    /** What {@link #othersChanged} is bound to, for the owner's donor, a position and at most MAX_KEYS_ASKED keys. */
+    static Bindings othersChangedBindings(DatabaseKind kind, ApplicationId owner, long donorId, ChangePosition after,
+            Set<Long> keys) {
+        if (keys.size() > KEYS.size()) {
+            throw new IllegalArgumentException("at most " + KEYS.size() + " keys are asked about, not " + keys.size());
+        }
+        // The feed orders by change number, then donor: a change of this donor with the position's number comes
+        // after it only when the donor comes after the position's.
+        long notAfter = donorId > after.donorId() ? after.change() - 1 : after.change();
+        Bindings bindings = new Bindings(kind).set(DonorQueries.APPLICATION, owner.value())
+                .set(DonorQueries.ID, donorId).set(NOT_AFTER, notAfter);
+        List<Long> asked = List.copyOf(keys);
+        for (int i = 0; i < KEYS.size(); i++) {
+            bindings.set(KEYS.get(i), i < asked.size() ? asked.get(i) : NO_KEY);
+        }
+        return bindings;
+    }
+
+    static boolean readOthersChanged(PreparedStatement query) throws SQLException {
+        try (ResultSet rows = query.executeQuery()) {
+            return rows.next();
+        }
     }
 
     static List<ChangeEvent> read(PreparedStatement query, DatabaseKind kind, int count) throws SQLException {

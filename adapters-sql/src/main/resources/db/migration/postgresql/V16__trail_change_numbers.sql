@@ -1,0 +1,11 @@
+-- Each record of a donor's change holds the change's number (the donors.change_seq the change gave its donor), so a
+-- webhook delivery can tell which of a donor's changes come after an endpoint's position, and who made each: a donor
+-- whose latest change a key the endpoint ignores made is passed over only when every change since the endpoint's
+-- position was an ignored key's (docs/api.md, Webhooks; issue 33). As from the others, the jOOQ classes are generated
+-- from this script.
+--
+-- No index: the records are read along the donor's chain (V12), from its latest back, by primary key, and only while
+-- they are an ignored key's and after the position. Records written before hold null: their place in the feed is
+-- unknown, and a delivery counts such a change as another key's (a message once too often, never once too few).
+-- A key event's number is meaningless: only donors' chains are read.
+ALTER TABLE audit_trail ADD COLUMN change_seq BIGINT;
