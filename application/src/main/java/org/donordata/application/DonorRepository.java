@@ -39,8 +39,38 @@ public interface DonorRepository {
      */
     List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count);
 
-    /** The page {@link #list} reads, as the API shows each donor. */
+    /**
+     * The page {@link #list} reads, as the API shows each donor. With a q, {@code list} and {@code documents} read as
+     * far as the matches lie (the commands' and tests' reads); the API reads a search with {@link #search}.
+     */
     List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count);
+
+    /**
+     * A page of a search, at a cost that does not grow with the owner's donors (docs/api.md, "Searching (q)"): up to
+     * {@code count} of the owner's donors that match the filter, which has a q, in id order, among those whose id is
+     * above {@code after}, skipping the first {@code offset} matches; each as the API shows it. The store examines at
+     * most {@code budget} of the owner's donors past {@code after}, in id order, unless it reaches the matches another
+     * way that is bounded already (the donors of a term that begins few words, a donor's external id), and then reads
+     * them all.
+     *
+     * @param after 0 (from the first donor), or the id of one of the owner's donors (IllegalArgumentException may
+     *        follow otherwise: the caller checks it)
+     * @param budget at least 1
+     * @return the matches, and where to go on when the read stopped at its budget before finding {@code count}
+     */
+    Searched search(ApplicationId owner, DonorFilter filter, long after, long offset, int count, int budget);
+
+    /**
+     * What {@link #search} found: its documents, and, when it examined {@code budget} donors without finding
+     * {@code count} matches, where the rest lies: past the last donor examined, the matches still to skip (what remains
+     * of the offset). No {@code rest} when it found {@code count}, or when no donor past those examined is left.
+     */
+    record Searched(List<DonorDocument> documents, Optional<SearchPage.From> rest) {
+
+        public Searched {
+            documents = List.copyOf(documents);
+        }
+    }
 
     /**
      * Up to {@code count} of the owner's donors whose latest change comes after {@code after}, in change order, each
@@ -56,6 +86,24 @@ public interface DonorRepository {
      * key that made it (the latest trail record of the donor).
      */
     List<ChangeEvent> changeEventsAfter(ApplicationId owner, ChangePosition after, int count);
+
+    /**
+     * The most keys {@link #changedByOthersAfter} is asked about at once: as many as an endpoint ignores at most
+     * (WebhookService.MAX_IGNORED_KEYS).
+     */
+    int MAX_KEYS_ASKED = 100;
+
+    /**
+     * Whether the owner's donor had a change after {@code after} (in the feed's order: its change number, then the
+     * donor's id) made by none of {@code keys}: by another key, or by the command line. What a webhook endpoint's
+     * ignore_keys needs (docs/api.md, Webhooks): a donor whose latest change an ignored key made is passed over only
+     * when every change since the endpoint's position was an ignored key's. A change whose place in the feed was not
+     * recorded (one stored before the store kept it) counts as another key's: the endpoint may hear of a donor once
+     * too often, never once too few. False for a donor the owner does not have.
+     *
+     * @param keys at most {@link #MAX_KEYS_ASKED} (IllegalArgumentException beyond)
+     */
+    boolean changedByOthersAfter(ApplicationId owner, long donorId, ChangePosition after, Set<Long> keys);
 
     /**
      * The position after the owner's latest change that {@link #changesAfter} can hand out now: reading from it gives
@@ -77,7 +125,9 @@ public interface DonorRepository {
     /**
      * Up to {@code count} of the owner's donors, other than {@code donorId}, that have any of these duplicate keys
      * (DuplicateKeys.of), those with more of them first, then in id order, each as the API shows it with the keys it
-     * has of these. Erased and merged donors have none.
+     * has of these. Erased and merged donors have none. Each key reaches at most {@code count} donors, the first in id
+     * order that have it, so that a read costs the same however many donors share a value (docs/api.md, "Duplicates
+     * and merge"): a donor beyond them for every key it shares is not found, even with more keys than those listed.
      */
     List<SharingKeys> sharingKeys(ApplicationId owner, long donorId, Set<String> keys, int count);
 

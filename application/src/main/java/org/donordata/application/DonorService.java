@@ -23,6 +23,7 @@ import org.donordata.domain.IdempotencyKeyReuseException;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Page;
 import org.donordata.domain.PageRequest;
+import org.donordata.domain.Problem;
 
 /** The donor use cases, each on behalf of one application. Inputs arrive parsed; driving adapters parse their own. */
 public final class DonorService {
@@ -36,23 +37,65 @@ public final class DonorService {
     private final DonorRepository donors;
     private final Clock clock;
     private final Duration idempotencyKeyLifetime;
+    private final int searchBudget;
 
     public DonorService(DonorRepository donors, Clock clock) {
         this(donors, clock, IDEMPOTENCY_KEY_LIFETIME);
     }
 
     public DonorService(DonorRepository donors, Clock clock, Duration idempotencyKeyLifetime) {
+        this(donors, clock, idempotencyKeyLifetime, SEARCH_BUDGET);
+    }
+
+    /** With another search budget than {@link #SEARCH_BUDGET}: a small one lets a test reach it with few donors. */
+    DonorService(DonorRepository donors, Clock clock, Duration idempotencyKeyLifetime, int searchBudget) {
         if (idempotencyKeyLifetime.isNegative() || idempotencyKeyLifetime.isZero()) {
             throw new IllegalArgumentException("idempotency keys must be remembered for some time");
+        }
+        if (searchBudget < 1) {
+            throw new IllegalArgumentException("a search must examine at least one donor");
         }
         this.donors = donors;
         this.clock = clock;
         this.idempotencyKeyLifetime = idempotencyKeyLifetime;
+        this.searchBudget = searchBudget;
     }
 
     /** One page of the owner's donors that match the filter, in ascending id order. */
     public Page<DonorDocument> list(ApplicationId owner, DonorFilter filter, PageRequest request) {
         return Page.fromLookahead(donors.documents(owner, filter, request.offset(), request.limit() + 1), request);
+    }
+
+    /**
+     * The most of the owner's donors one page of a search examines (docs/api.md, "Searching (q)"): about the cost of a
+     * page drawn from a term's donors (adapters-sql's SearchPlan.COMMON), twice over.
+     */
+    public static final int SEARCH_BUDGET = 10_000;
+
+    /**
+     * One page of the owner's donors that match the filter, which has a q, past the donor {@code after} (0: from the
+     * first), read within the search budget ({@link #SEARCH_BUDGET}; docs/api.md, "Searching (q)"). A full page goes
+     * on past its last item; a page cut short by the budget goes on where the read stopped.
+     *
+     * @throws InvalidInputException naming {@code after} when it is no donor of the owner's
+     */
+    public SearchPage search(ApplicationId owner, DonorFilter filter, PageRequest request, long after) {
+        if (filter.search().isEmpty()) {
+            throw new IllegalArgumentException("a search needs a q");
+        }
+        // A store walks on from the donor itself (its place among the owner's donors), so it must be one of them.
+        if (after != 0 && donors.find(owner, after).isEmpty()) {
+            throw new InvalidInputException(List.of(new Problem("after",
+                    "must be the id of one of the application's donors, as a next link gives it")));
+        }
+        DonorRepository.Searched read = donors.search(owner, filter, after, request.offset(), request.limit() + 1,
+                searchBudget);
+        List<DonorDocument> found = read.documents();
+        if (found.size() > request.limit()) {
+            List<DonorDocument> items = found.subList(0, request.limit());
+            return new SearchPage(items, request, after, Optional.of(new SearchPage.From(items.getLast().id(), 0)));
+        }
+        return new SearchPage(found, request, after, read.rest());
     }
 
     /** How many donors {@link #forEach} reads at a time. */

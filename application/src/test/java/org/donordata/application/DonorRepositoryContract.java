@@ -1,6 +1,7 @@
 package org.donordata.application;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,7 +24,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
@@ -38,6 +41,7 @@ import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.IdempotencyKeyReuseException;
 import org.donordata.domain.InvalidInputException;
+import org.donordata.domain.PageRequest;
 import org.donordata.domain.Problem;
 import org.donordata.domain.DonorType;
 import org.donordata.domain.SearchQuery;
@@ -478,6 +482,25 @@ public abstract class DonorRepositoryContract {
         assertEquals(theirs, insertOnce(otherOwner, KEY, GRACE, SOON));
     }
 
+    /** docs/api.md, "Safe retries and concurrent edits": two integrations may pick the same key and never meet. */
+    @Test
+    void anotherApiKeysUseOfAnIdempotencyKeyIsAnotherKey() {
+        Actor website = new Actor(Actor.Type.KEY, Optional.of(21L), "Website", Optional.empty());
+        Actor crm = new Actor(Actor.Type.KEY, Optional.of(22L), "CRM", Optional.empty());
+        long websites = insertOnceAs(website, KEY, ADA, CREATED);
+
+        long crms = insertOnceAs(crm, KEY, GRACE, SOON);
+        long commands = insertOnceAs(RepositoryWrites.TESTER, KEY, person("Imported", null), SOON);
+
+        assertEquals(3, List.of(websites, crms, commands).stream().distinct().count(), "each key its own create");
+        assertEquals(Optional.of(GRACE), donors.find(owner, crms).map(Donor::details));
+        assertEquals(websites, insertOnceAs(website, KEY, ADA, SOON), "a retry finds its own key's create");
+        assertEquals(crms, insertOnceAs(crm, KEY, GRACE, SOON));
+        assertThrows(IdempotencyKeyReuseException.class, () -> insertOnceAs(crm, KEY, ADA, SOON),
+                "within one API key, another donor is still refused");
+        assertEquals(3, donors.list(owner, DonorFilter.NONE, 0, 30).size());
+    }
+
     @Test
     void aKeyIsRememberedForItsLifetimeAndThenCountsAsUnused() {
         long first = insertOnce(owner, KEY, ADA, CREATED);
@@ -710,6 +733,141 @@ public abstract class DonorRepositoryContract {
         assertEquals(List.of(), searched("a hopper"));
     }
 
+    // ---- search within a budget (docs/api.md, "Searching (q)"; issue 33: terms each common but never together walked
+    // the whole application)
+
+    /** A budget small enough to reach with few donors: a store that walks donors examines at most this many a page. */
+    static final int SMALL_BUDGET = 50;
+
+    /** The service's search pages over this store, with {@link #SMALL_BUDGET}. */
+    private DonorService searching() {
+        return new DonorService(donors, java.time.Clock.systemUTC(), LIFETIME, SMALL_BUDGET);
+    }
+
+    private static DonorFilter search(String q, String email, DonorType type) {
+        return new DonorFilter(Optional.of(SearchQuery.parse(q)), Optional.ofNullable(email), Optional.empty(),
+                Optional.ofNullable(type), Optional.empty(), Optional.empty());
+    }
+
+    /** Every page of a search from {@code offset} on, following next as a client follows the links: the ids found. */
+    private List<Long> followedToTheEnd(DonorFilter filter, long offset, int limit) {
+        DonorService service = searching();
+        List<Long> found = new ArrayList<>();
+        SearchPage page = service.search(owner, filter, new PageRequest(limit, offset), 0);
+        for (int pages = 1; ; pages++) {
+            page.items().forEach(item -> found.add(item.id()));
+            if (page.next().isEmpty()) {
+                return found;
+            }
+            assertTrue(pages < 500, "a search's next links come to an end");
+            SearchPage.From next = page.next().get();
+            page = service.search(owner, filter, new PageRequest(limit, next.offset()), next.after());
+        }
+    }
+
+    /** The owner's donors that match, in id order, found by asking each donor. */
+    private List<Long> matching(DonorFilter filter) {
+        return donors.list(owner, DonorFilter.NONE, 0, DonorRepository.MAX_ROWS).stream().filter(filter::matches)
+                .map(Donor::id).toList();
+    }
+
+    @Test
+    void aSearchOfCommonTermsNeverTogetherStopsAtItsBudgetAndSaysWhereToGoOn() {
+        List<Long> mine = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            mine.add(named(owner, (i % 2 == 0 ? "Alpha" : "Beta") + i, "Person", null).id());
+            if (i % 3 == 0) {
+                // Another application's donors between the owner's, which no window of the owner's counts.
+                named(otherOwner, "Alpha", "Beta", null);
+            }
+        }
+        DonorService service = searching();
+        DonorFilter apart = search("alpha beta", null, null);
+
+        SearchPage first = service.search(owner, apart, new PageRequest(30, 0), 0);
+        assertEquals(List.of(), first.items());
+        assertEquals(Optional.of(new SearchPage.From(mine.get(SMALL_BUDGET - 1), 0)), first.next(),
+                "a page that examined the budget without a match goes on past the last donor it examined");
+        assertEquals(Optional.empty(), first.previous());
+
+        SearchPage second = service.search(owner, apart, new PageRequest(30, 0), mine.get(SMALL_BUDGET - 1));
+        assertEquals(List.of(), second.items());
+        assertEquals(Optional.of(new SearchPage.From(mine.get(2 * SMALL_BUDGET - 1), 0)), second.next());
+
+        SearchPage last = service.search(owner, apart, new PageRequest(30, 0), mine.get(2 * SMALL_BUDGET - 1));
+        assertEquals(List.of(), last.items());
+        assertEquals(Optional.empty(), last.next(), "fewer donors than the budget are left: the end");
+    }
+
+    @Test
+    void followingNextGivesEveryMatchOnceInOrderWhereverTheMatchesLie() {
+        for (int i = 0; i < 200; i++) {
+            if (i % 7 == 3) {
+                organization("Alpha Beta Works " + i);
+            } else {
+                // Even donors begin with alpha, odd ones with beta; every 23rd has both, every third a shared address.
+                named(owner, (i % 2 == 0 ? "Alpha" : "Beta") + i, i % 23 == 0 ? "Beta Alpha" : "Gamma",
+                        i % 3 == 0 ? "shared@example.org" : null);
+            }
+            if (i % 4 == 0) {
+                named(otherOwner, "Alpha", "Beta Gamma", "shared@example.org");
+            }
+        }
+        List<DonorFilter> filters = List.of(search("alpha beta", null, null),
+                search("alpha beta", null, DonorType.INDIVIDUAL), search("alpha", null, null),
+                search("gamma beta", null, null), search("beta alpha gamma", null, null),
+                search("alpha", "SHARED@example.org", null), search("alpha1", null, null),
+                search("works", null, DonorType.ORGANIZATION));
+
+        for (DonorFilter filter : filters) {
+            List<Long> expected = matching(filter);
+            String q = filter.search().orElseThrow().prefixes() + " " + filter.email() + " " + filter.type();
+            assertEquals(expected, followedToTheEnd(filter, 0, 7), q);
+            assertEquals(expected.subList(Math.min(13, expected.size()), expected.size()),
+                    followedToTheEnd(filter, 13, 30), q + ", offset 13");
+        }
+        assertEquals(List.of(), matching(search("beta alpha gamma", null, null)), "one shape matches none");
+        assertTrue(matching(search("alpha beta", null, null)).size() > 20, "one shape's matches lie apart");
+    }
+
+    @Test
+    void anOffsetBeyondWhatTheBudgetExaminesIsServedByTheSameContinuation() {
+        List<Long> mine = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            mine.add(named(owner, "Alpha", "No " + i, null).id());
+        }
+        DonorService service = searching();
+        DonorFilter every = search("alpha", null, null);
+
+        SearchPage first = service.search(owner, every, new PageRequest(10, 70), 0);
+        assertEquals(List.of(), first.items());
+        assertEquals(Optional.of(new SearchPage.From(mine.get(SMALL_BUDGET - 1), 70 - SMALL_BUDGET)), first.next(),
+                "what the page examined matched, and counts off the offset");
+        assertEquals(Optional.of(new SearchPage.From(0, 60)), first.previous());
+        SearchPage second = service.search(owner, every, new PageRequest(10, 70 - SMALL_BUDGET),
+                mine.get(SMALL_BUDGET - 1));
+        assertEquals(mine.subList(70, 80), second.items().stream().map(DonorDocument::id).toList());
+        assertEquals(Optional.of(new SearchPage.From(mine.get(79), 0)), second.next());
+
+        assertEquals(mine.subList(70, 120), followedToTheEnd(every, 70, 10));
+        assertEquals(List.of(), followedToTheEnd(every, 1_000_000_000_000L, 30));
+    }
+
+    @Test
+    void aSearchPageIsExactPastItsAfterWhicheverWayItIsRead() {
+        List<Long> mine = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            mine.add(named(owner, "Rare" + (i % 2 == 0 ? "" : "ly"), "No " + i, null).id());
+        }
+        // Drawn from the term's few donors in a store with a words index, walked elsewhere: the same page.
+        DonorRepository.Searched past = donors.search(owner, search("rare", null, null), mine.get(4), 2, 3, SMALL_BUDGET);
+
+        assertEquals(mine.subList(7, 10), past.documents().stream().map(DonorDocument::id).toList());
+        assertEquals(Optional.empty(), past.rest(), "a full page needs no place to go on from");
+        assertEquals(List.of(), donors.search(owner, search("rare", null, null), mine.get(11), 0, 3, SMALL_BUDGET)
+                .documents());
+    }
+
     /** The page, read both ways, which must agree. */
     protected List<Donor> list(DonorFilter filter, long offset, int count) {
         List<Donor> listed = donors.list(owner, filter, offset, count);
@@ -767,6 +925,69 @@ public abstract class DonorRepositoryContract {
         modify(owner, donor.id(), "first_name", "Ada");
 
         assertEquals(List.of(), donors.changesAfter(owner, seen, 30));
+    }
+
+    // ---- who changed a donor since a position (a webhook's ignore_keys, docs/api.md, Webhooks)
+
+    private static final Actor WEBSITE_KEY = new Actor(Actor.Type.KEY, Optional.of(5L), "Website", Optional.empty());
+    private static final Actor CRM_KEY = new Actor(Actor.Type.KEY, Optional.of(4L), "CRM", Optional.empty());
+    private static final Set<Long> CRM_ONLY = Set.of(4L);
+
+    private Donor createAs(Actor actor, DonorDetails details) {
+        return donors.write(owner, CREATED, tx -> new DonorWrites(CREATED, DonorService.IDEMPOTENCY_KEY_LIFETIME,
+                actor).create(tx, details));
+    }
+
+    private void modifyAs(Actor actor, long id, String field, Object value) {
+        donors.write(owner, LATER, tx -> new DonorWrites(LATER, DonorService.IDEMPOTENCY_KEY_LIFETIME, actor)
+                .modify(tx, id, ExpectedVersion.ANY, details -> with(details, field, value))).orElseThrow();
+    }
+
+    /**
+     * The issue's case (issue 33): the website's key creates a donor and withdraws its consent, then the CRM's key
+     * writes notes. From before the website's changes another key's change is found, past the CRM's notes; from
+     * after them, none: only the CRM's.
+     */
+    @Test
+    void aChangeSinceAPositionByAKeyNotAskedAboutIsFoundBehindTheAskedKeysChanges() {
+        createAs(CRM_KEY, person("Earlier", null));
+        ChangePosition beforeWebsite = donors.latestChange(owner);
+        Donor donor = createAs(WEBSITE_KEY, person("Ada", null));
+        modifyAs(WEBSITE_KEY, donor.id(), "email_opt_out", true);
+        ChangePosition afterWebsite = donors.latestChange(owner);
+        modifyAs(CRM_KEY, donor.id(), "notes", "called");
+        modifyAs(CRM_KEY, donor.id(), "notes", "called twice");
+
+        assertTrue(donors.changedByOthersAfter(owner, donor.id(), beforeWebsite, CRM_ONLY),
+                "the website's consent change, before the CRM's notes");
+        assertFalse(donors.changedByOthersAfter(owner, donor.id(), afterWebsite, CRM_ONLY),
+                "since then only the CRM's notes");
+        assertTrue(donors.changedByOthersAfter(owner, donor.id(), afterWebsite, Set.of(5L)),
+                "the CRM's notes, to the website");
+        assertTrue(donors.changedByOthersAfter(owner, donor.id(), afterWebsite, Set.of()),
+                "every change is another's when no key is asked about");
+        assertFalse(donors.changedByOthersAfter(owner, donor.id(), new ChangePosition(Long.MAX_VALUE, 0), Set.of()),
+                "nothing after a position past every change");
+    }
+
+    @Test
+    void theCommandLineIsNeverAnAskedKeyAndAnotherOwnersDonorHasNoChange() {
+        Donor donor = createAs(CRM_KEY, person("Ada", null));
+        ChangePosition created = donors.latestChange(owner);
+        new RepositoryWrites(donors).modify(owner, donor.id(), ExpectedVersion.ANY, details -> with(details, "city",
+                "Oslo"), LATER);
+        modifyAs(CRM_KEY, donor.id(), "notes", "called");
+
+        Donor crmOnly = createAs(CRM_KEY, person("Grace", null));
+        modifyAs(CRM_KEY, crmOnly.id(), "notes", "called");
+
+        assertFalse(donors.changedByOthersAfter(owner, crmOnly.id(), ChangePosition.START, Set.of(4L, 99L)),
+                "made and changed by the CRM alone");
+        assertTrue(donors.changedByOthersAfter(owner, donor.id(), created, CRM_ONLY), "the command line's change");
+        assertFalse(donors.changedByOthersAfter(otherOwner, donor.id(), ChangePosition.START, CRM_ONLY),
+                "another application's donor is none");
+        assertThrows(IllegalArgumentException.class, () -> donors.changedByOthersAfter(owner, donor.id(), created,
+                LongStream.rangeClosed(1, DonorRepository.MAX_KEYS_ASKED + 1).boxed().collect(Collectors.toSet())));
     }
 
     private static boolean comesAfter(ChangePosition later, ChangePosition earlier) {
@@ -913,6 +1134,12 @@ public abstract class DonorRepositoryContract {
 
     protected long insertOnce(ApplicationId creator, IdempotencyKey key, DonorDetails details, Instant now) {
         return writes.insertOnce(creator, key, DonorFingerprint.of(details), details, now, LIFETIME).donorId();
+    }
+
+    /** A keyed create of the owner's, sent by {@code actor} (an API key, or a command). */
+    private long insertOnceAs(Actor actor, IdempotencyKey key, DonorDetails details, Instant now) {
+        return donors.write(owner, now, tx -> new DonorWrites(now, LIFETIME, actor).insertOnce(tx, key, details))
+                .donorId();
     }
 
     /** A modify of one field, whatever the stored version, as of {@link #LATER}. */

@@ -4,11 +4,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -20,7 +22,6 @@ import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.DuplicateKeys;
-import org.donordata.domain.IdempotencyKey;
 import org.donordata.domain.webhooks.WebhookEventType;
 
 /**
@@ -32,7 +33,7 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     private record Row(ApplicationId owner, Donor donor, long change) {
     }
 
-    private record KeyOf(ApplicationId owner, IdempotencyKey key) {
+    private record KeyOf(ApplicationId owner, HeldIdempotencyKey key) {
     }
 
     private final List<Row> rows = new ArrayList<>();
@@ -40,7 +41,8 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     private final List<OwnedRecord> trail = new ArrayList<>();
     private long changes;
 
-    private record OwnedRecord(ApplicationId owner, AuditRecord record) {
+    /** A record, and the number of the change it records, as the trail's change_seq column holds it. */
+    private record OwnedRecord(ApplicationId owner, AuditRecord record, long change) {
     }
 
     public synchronized void clear() {
@@ -61,6 +63,25 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     @Override
     public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
         return list(owner, filter, offset, count).stream().map(DonorDocuments::render).toList();
+    }
+
+    // Walks the owner's donors in id order, as a store without a words index would: at most budget past after.
+    @Override
+    public synchronized Searched search(ApplicationId owner, DonorFilter filter, long after, long offset, int count,
+            int budget) {
+        DonorRepository.checkedCount(count);
+        if (filter.search().isEmpty() || budget < 1) {
+            throw new IllegalArgumentException("a search needs a q and a budget of at least 1");
+        }
+        List<Donor> window = owned(owner).filter(donor -> donor.id() > after)
+                .sorted(Comparator.comparingLong(Donor::id)).limit(budget).toList();
+        List<Donor> matches = window.stream().filter(filter::matches).toList();
+        List<DonorDocument> found = matches.stream().skip(offset).limit(count).map(DonorDocuments::render).toList();
+        if (found.size() == count || window.size() < budget) {
+            return new Searched(found, Optional.empty());
+        }
+        return new Searched(found, Optional.of(new SearchPage.From(window.getLast().id(),
+                found.isEmpty() ? Math.max(0, offset - matches.size()) : 0)));
     }
 
     @Override
@@ -90,6 +111,19 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     }
 
     @Override
+    public synchronized boolean changedByOthersAfter(ApplicationId owner, long donorId, ChangePosition after,
+            Set<Long> keys) {
+        if (keys.size() > MAX_KEYS_ASKED) {
+            throw new IllegalArgumentException("at most " + MAX_KEYS_ASKED + " keys are asked about, not "
+                    + keys.size());
+        }
+        return trail.stream().filter(owned -> owned.owner().equals(owner)
+                        && owned.record().donorId().equals(Optional.of(donorId)))
+                .filter(owned -> new ChangePosition(owned.change(), donorId).compareTo(after) > 0)
+                .anyMatch(owned -> owned.record().actor().keyId().map(key -> !keys.contains(key)).orElse(true));
+    }
+
+    @Override
     public synchronized ChangePosition latestChange(ApplicationId owner) {
         return rows.stream().filter(row -> row.owner().equals(owner))
                 .map(row -> new ChangePosition(row.change(), row.donor().id())).max(Comparator.naturalOrder())
@@ -106,15 +140,24 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         return find(owner, id).map(donor -> DuplicateKeys.of(donor.details()));
     }
 
-    // The keys each donor has now, compared in turn: what a store's index of them answers.
+    // The keys each donor has now, compared in turn: what a store's index of them answers, each key reaching at most
+    // count donors, the first in id order (DonorRepository.sharingKeys).
     @Override
     public synchronized List<SharingKeys> sharingKeys(ApplicationId owner, long donorId, Set<String> keys,
             int count) {
         Comparator<SharingKeys> mostShared = Comparator.comparingInt((SharingKeys sharing) -> -sharing.keys().size())
                 .thenComparingLong(sharing -> sharing.donor().id());
-        return owned(owner).filter(donor -> donor.id() != donorId)
+        List<Donor> others = owned(owner).filter(donor -> donor.id() != donorId)
+                .sorted(Comparator.comparingLong(Donor::id)).toList();
+        Map<Long, Set<String>> reached = new TreeMap<>();
+        for (String key : keys) {
+            others.stream().filter(donor -> shared(donor, Set.of(key)).contains(key)).limit(count)
+                    .forEach(donor -> reached.computeIfAbsent(donor.id(), unused -> new HashSet<>()).add(key));
+        }
+        // A donor reached through one key is ranked by every key it shares.
+        return others.stream().filter(donor -> reached.containsKey(donor.id()))
                 .map(donor -> new SharingKeys(DonorDocuments.render(donor), shared(donor, keys)))
-                .filter(sharing -> !sharing.keys().isEmpty()).sorted(mostShared).limit(count).toList();
+                .sorted(mostShared).limit(count).toList();
     }
 
     private static Set<String> shared(Donor donor, Set<String> keys) {
@@ -195,7 +238,7 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
             requireUniqueExternalId(owner, 0, details);
             Donor donor = new Donor(rows.size() + 1, details, now, now, Donor.FIRST_VERSION);
             rows.add(new Row(owner, donor, ++changes));
-            return recorded(donor, record);
+            return recorded(donor, record, changes);
         }
 
         @Override
@@ -222,23 +265,23 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
 
         private Donor store(Donor donor, DonorChangeRecord record) {
             rows.set((int) donor.id() - 1, new Row(owner, donor, ++changes));
-            return recorded(donor, record);
+            return recorded(donor, record, changes);
         }
 
-        private Donor recorded(Donor donor, DonorChangeRecord record) {
+        private Donor recorded(Donor donor, DonorChangeRecord record, long change) {
             trail.add(new OwnedRecord(owner, new AuditRecord(trail.size() + 1, now, record.action(),
                     Optional.of(donor.id()), record.fields().stream().map(DonorField::key).toList(),
-                    record.actor(), Optional.of(donor.version()), Optional.empty())));
+                    record.actor(), Optional.of(donor.version()), Optional.empty()), change));
             return donor;
         }
 
         @Override
-        public Optional<KeyUse> keyUse(IdempotencyKey key) {
+        public Optional<KeyUse> keyUse(HeldIdempotencyKey key) {
             return Optional.ofNullable(keys.get(new KeyOf(owner, key)));
         }
 
         @Override
-        public void recordKey(IdempotencyKey key, KeyUse use, Instant expiredUpTo) {
+        public void recordKey(HeldIdempotencyKey key, KeyUse use, Instant expiredUpTo) {
             keys.put(new KeyOf(owner, key), use);
         }
     }

@@ -187,6 +187,8 @@ class OpenApiDocumentTest {
             case "offset" -> "0";
             case "type" -> "individual";
             case "q" -> "ada";
+            // A search's after is taken only with q, and names one of the application's donors.
+            case "after" -> donorId + "&q=ada";
             case "created_since", "updated_since" -> "2024-01-01T00:00:00Z";
             case "since" -> client.get("/api/v1/donors/changes", KEY).body().getJsonObject("paging").getString("next")
                     .replaceFirst(".*since=", "");

@@ -6,6 +6,7 @@ import static org.donordata.adapters.http.Access.needs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -23,6 +24,7 @@ import org.donordata.application.DonorService;
 import org.donordata.application.Duplicate;
 import org.donordata.application.KeyedCreate;
 import org.donordata.application.Scope;
+import org.donordata.application.SearchPage;
 import org.donordata.application.TrailService;
 import org.donordata.application.Upserted;
 import org.donordata.domain.ChangePosition;
@@ -69,7 +71,7 @@ final class DonorRoutes {
         access.resource(routing, DONORS + "/{id}/history", needs(Scope.DONORS_READ, this::history), null);
         access.resource(routing, DONORS + "/{id}/erase", null, needs(Scope.DONORS_ERASE, this::erase));
         access.resource(routing, DONORS + "/{id}/duplicates", needs(Scope.DONORS_READ, this::duplicates), null);
-        access.resource(routing, DONORS + "/{id}/merge", null, needs(Scope.DONORS_WRITE, this::merge));
+        access.resource(routing, DONORS + "/{id}/merge", null, needs(Scope.DONORS_MERGE, this::merge));
     }
 
     private void index(ServerRequest req, ServerResponse res, Caller caller) {
@@ -78,9 +80,26 @@ final class DonorRoutes {
 
     private void list(ServerRequest req, ServerResponse res, Caller caller) {
         RequestParameters.ListQuery query = RequestParameters.list(req);
+        if (query.filter().search().isPresent()) {
+            SearchPage page = donors.search(caller.application().id(), query.filter(), query.page(), query.after());
+            Envelope.page(req, res, searchPaging(page, query), json -> DonorJson.donors(json, page.items()));
+            return;
+        }
         Page<DonorDocument> page = donors.list(caller.application().id(), query.filter(), query.page());
-        Envelope.page(req, res, Envelope.Paging.of(page, query.filters()),
+        Envelope.page(req, res, Envelope.Paging.of(page, query.allFilters()),
                 json -> DonorJson.donors(json, page.items()));
+    }
+
+    /**
+     * A search's links (docs/api.md, "Searching (q)"): limit, offset, q, then the donor the linked page starts past,
+     * when it starts past one, then the other filters.
+     */
+    private static Envelope.Paging searchPaging(SearchPage page, RequestParameters.ListQuery query) {
+        int limit = page.request().limit();
+        Function<SearchPage.From, String> link = from -> "?limit=" + limit + "&offset=" + from.offset()
+                + query.searched() + (from.after() == 0 ? "" : "&after=" + from.after()) + query.filters();
+        return new Envelope.Paging(limit, page.request().offset(), page.next().map(link).orElse(null),
+                page.previous().map(link).orElse(null));
     }
 
     private void changes(ServerRequest req, ServerResponse res, Caller caller) {

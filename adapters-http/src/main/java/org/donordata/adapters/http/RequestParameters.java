@@ -125,12 +125,27 @@ final class RequestParameters {
 
     private static final BigDecimal LARGEST_ID = BigDecimal.valueOf(Long.MAX_VALUE);
 
-    /** What a list of donors was asked for, and its filters as its links repeat them ("" for none). */
-    record ListQuery(PageRequest page, DonorFilter filter, String filters) {
+    /**
+     * What a list of donors was asked for, and its filters as its links repeat them ("" for none): {@code searched}, the
+     * q, then {@code filters}, the others, between which a search's links put their {@code after}.
+     *
+     * @param after the donor a search's page starts past (docs/api.md, "Searching (q)"), 0 when not given
+     */
+    record ListQuery(PageRequest page, DonorFilter filter, long after, String searched, String filters) {
+
+        /** Every filter as a plain list's links repeat them. */
+        String allFilters() {
+            return searched + filters;
+        }
     }
 
-    /** The parameters a list of donors takes, in the order its links repeat them (contract sections 3 and 8). */
-    private static final List<String> LIST_PARAMETERS = List.of("limit", "offset", "q", DonorField.EMAIL.key(),
+    private static final String AFTER = "after";
+
+    /**
+     * The parameters a list of donors takes, in the order its links repeat them (contract sections 3 and 8; a search's
+     * {@code after} right after its q, docs/api.md, "Searching (q)").
+     */
+    private static final List<String> LIST_PARAMETERS = List.of("limit", "offset", "q", AFTER, DonorField.EMAIL.key(),
             DonorField.EXTERNAL_ID.key(), DonorField.TYPE.key(), "created_since", "updated_since");
     private static final List<String> PAGE_PARAMETERS = List.of("limit", "offset");
     private static final List<String> CHANGES_PARAMETERS = List.of("limit", "since");
@@ -164,16 +179,42 @@ final class RequestParameters {
         });
         Optional<Instant> createdSince = instant(req, "created_since", problems);
         Optional<Instant> updatedSince = instant(req, "updated_since", problems);
+        long after = after(req, problems);
         if (!problems.isEmpty() || page == null) {
             throw new InvalidInputException(problems);
         }
         StringBuilder filters = new StringBuilder();
-        for (String name : LIST_PARAMETERS.subList(2, LIST_PARAMETERS.size())) {
+        // A search's links carry their own after (the page's continuation), not the one asked for.
+        for (String name : LIST_PARAMETERS.subList(4, LIST_PARAMETERS.size())) {
             single(req, name, problems).ifPresent(value -> filters.append('&').append(name).append('=')
                     .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
         }
+        String searched = single(req, "q", problems)
+                .map(q -> "&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8)).orElse("");
         return new ListQuery(page, new DonorFilter(search, email, externalId, type, createdSince, updatedSince),
-                filters.toString());
+                after, searched, filters.toString());
+    }
+
+    /**
+     * A search's {@code after} (docs/api.md, "Searching (q)"): a donor id, which only a search takes; 0 when not given.
+     * A q refused for its own reasons does not also refuse the after.
+     */
+    private static long after(ServerRequest req, List<Problem> problems) {
+        Optional<String> given = single(req, AFTER, problems);
+        if (given.isEmpty()) {
+            return 0;
+        }
+        if (req.query().all("q", List::of).isEmpty()) {
+            problems.add(new Problem(AFTER, "is taken only with q: a search's next link gives it"));
+            return 0;
+        }
+        String text = given.get();
+        if (!isDonorId(text) || text.charAt(0) == '0') {
+            problems.add(new Problem(AFTER, "must be a donor id (a positive whole number in plain digits), got "
+                    + Problem.quoted(text)));
+            return 0;
+        }
+        return Long.parseLong(text);
     }
 
     /**

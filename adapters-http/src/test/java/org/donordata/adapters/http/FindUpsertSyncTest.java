@@ -8,11 +8,15 @@ import static org.donordata.adapters.http.Envelopes.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.Mockito.doReturn;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -21,7 +25,9 @@ import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webserver.testing.junit5.DirectClient;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import org.donordata.application.SearchPage;
 import org.donordata.domain.DonorChanges;
+import org.donordata.domain.PageRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -86,17 +92,80 @@ class FindUpsertSyncTest extends RoutingTestBase {
         assertEquals(List.of(), ids(envelope(list("q", "ovelace"), 200)));
     }
 
+    // docs/api.md, "Searching (q)": a search's next goes on past the page's last donor, named by after right after q.
     @Test
-    void linksCarryQRightAfterTheOffset() {
+    void linksCarryQRightAfterTheOffsetAndAfterRightAfterQ() {
+        List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            add(Map.of("first_name", "Ada", "last_name", "Nó " + i, "email", "ada@example.org"));
+            ids.add(add(Map.of("first_name", "Ada", "last_name", "Nó " + i, "email", "ada@example.org")));
         }
 
-        JsonObject paging = envelope(list("email", "ada@example.org", "q", "ada nó", "limit", "1", "offset", "1"), 200)
-                .getJsonObject("paging");
+        JsonObject page = envelope(list("email", "ada@example.org", "q", "ada nó", "limit", "1", "offset", "1"), 200);
+        JsonObject paging = page.getJsonObject("paging");
 
-        assertEquals("?limit=1&offset=2&q=ada+n%C3%B3&email=ada%40example.org", paging.getString("next"));
+        assertEquals(List.of(ids.get(1)), ids(page));
+        assertEquals("?limit=1&offset=0&q=ada+n%C3%B3&after=" + ids.get(1) + "&email=ada%40example.org",
+                paging.getString("next"));
         assertEquals("?limit=1&offset=0&q=ada+n%C3%B3&email=ada%40example.org", paging.getString("previous"));
+
+        JsonObject followed = envelope(list("q", "ada nó", "after", String.valueOf(ids.get(1)), "email",
+                "ada@example.org", "limit", "1", "offset", "0"), 200);
+        assertEquals(List.of(ids.get(2)), ids(followed));
+        assertTrue(followed.getJsonObject("paging").isNull("next"), "the last match: no next");
+        assertTrue(followed.getJsonObject("paging").isNull("previous"), "past a donor at offset 0: no previous");
+
+        JsonObject within = envelope(list("q", "ada", "after", String.valueOf(ids.get(0)), "offset", "1"), 200)
+                .getJsonObject("paging");
+        assertEquals("?limit=30&offset=0&q=ada&after=" + ids.get(0), within.getString("previous"),
+                "the page before, past the same donor");
+    }
+
+    @Test
+    void aShortPageWithANextLinkIsNotTheEnd() {
+        doReturn(new SearchPage(List.of(), new PageRequest(30, 0), 0, Optional.of(new SearchPage.From(42, 7))))
+                .when(FIXTURE.donors).search(any(), any(), any(), anyLong());
+
+        JsonObject page = envelope(list("q", "alpha beta", "type", "individual"), 200);
+
+        assertEquals(List.of(), ids(page));
+        assertEquals("?limit=30&offset=7&q=alpha+beta&after=42&type=individual",
+                page.getJsonObject("paging").getString("next"));
+        assertTrue(page.getJsonObject("paging").isNull("previous"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "abc | after must be a donor id",
+            "0 | after must be a donor id",
+            "-1 | after must be a donor id",
+            "+5 | after must be a donor id",
+            "01 | after must be a donor id",
+            "1.5 | after must be a donor id",
+            "99999999999999999999 | after must be a donor id",
+            "'' | after ",
+            "123456 | after must be the id of one of the application's donors"})
+    void aBadAfterIs400NamingIt(String after, String message) {
+        String msg = failure(list("q", "ada", "after", after), 400);
+
+        assertTrue(msg.startsWith(message), msg);
+    }
+
+    @Test
+    void afterIsTakenOnlyWithQAndOnce() {
+        assertTrue(failure(list("after", "5"), 400).startsWith("after is taken only with q"));
+        assertTrue(failure(list("q", "ada", "after", "1", "after", "2"), 400)
+                .startsWith("after must be given at most once"));
+    }
+
+    @Test
+    void anotherApplicationsDonorIsNoAfter() {
+        long theirs = FIXTURE.addDonor(ApiFixture.OTHER_APPLICATION,
+                DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Theirs")));
+        add(Map.of("first_name", "Ada", "last_name", "Mine"));
+
+        String msg = failure(list("q", "ada", "after", String.valueOf(theirs)), 400);
+
+        assertTrue(msg.startsWith("after must be the id of one of the application's donors"), msg);
     }
 
     @ParameterizedTest

@@ -89,7 +89,7 @@ class PagingTest extends RoutingTestBase {
     void unknownParameters_are400NamingEach() {
         String msg = failure(request("?limit=2&sort=name&page=3"), 400);
 
-        assertTrue(msg.startsWith("'sort' is not a parameter here; it takes limit, offset, q, email, external_id, type,"
+        assertTrue(msg.startsWith("'sort' is not a parameter here; it takes limit, offset, q, after, email, external_id, type,"
                 + " created_since, updated_since; 'page' is not"), msg);
     }
 

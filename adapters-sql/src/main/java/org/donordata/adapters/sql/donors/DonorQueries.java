@@ -41,6 +41,7 @@ import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Query;
 import org.jooq.Record;
+import org.jooq.Record1;
 import org.jooq.Select;
 import org.jooq.SelectConditionStep;
 import org.jooq.Table;
@@ -94,19 +95,37 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             return filter.equals(DonorFilter.NONE) ? page : filteredPages.get(criteriaOf(filter));
         }
 
-        /** The page query for a filter with search, read as planned. */
+        /** The page query for a filter with search, read as planned, every match past after (AFTER). */
         Statement page(DonorFilter filter, SearchPlan plan) {
-            SearchShape shape = new SearchShape(criteriaOf(filter), plan.terms().size(), plan.drawn());
+            return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), plan.drawn(), 0, false));
+        }
+
+        /**
+         * The page query for a filter with search, walked within the owner's next {@code window} donors past after
+         * (docs/api.md, "Searching (q)"); bound by WINDOW_FROM and WINDOW_TO where donors are numbered at insert, by
+         * AFTER elsewhere.
+         */
+        Statement windowPage(DonorFilter filter, SearchPlan plan, int window) {
+            return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), false, window, false));
+        }
+
+        /** How many donors of {@link #windowPage}'s window match: what a page past them still has to skip. */
+        Statement windowMatches(DonorFilter filter, SearchPlan plan, int window) {
+            return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), false, window, true));
+        }
+
+        private Statement searched(SearchShape shape) {
             return searchedPages.computeIfAbsent(shape, unused -> Statement.render(renderer,
-                    searched(kind, selected, shape)));
+                    DonorQueries.searched(kind, selected, shape)));
         }
     }
 
     /**
-     * What a searched page's statement depends on: the filter's other criteria, how many terms its q has, and whether
-     * the page is drawn from the first term's donors (SearchPlan).
+     * What a searched page's statement depends on: the filter's other criteria, how many terms its q has, whether
+     * the page is drawn from the first term's donors (SearchPlan), and, walked within a window of the owner's donors,
+     * the window's size (0: no window) and whether its matches are counted rather than read.
      */
-    record SearchShape(Set<Criterion> criteria, int terms, boolean drawn) {
+    record SearchShape(Set<Criterion> criteria, int terms, boolean drawn, int window, boolean counted) {
     }
 
     public static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
@@ -120,6 +139,12 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     static final Param<String> EXTERNAL_ID = DSL.param("p_external_id", String.class);
     static final Param<Instant> ERASED = DSL.param("p_erased", DONORS.ERASED_AT.getType());
     static final Param<Long> MERGED = DSL.param("p_merged", Long.class);
+    /** The donor a searched page starts past (0: the first), and the ordinals of a walked page's window (from, to]. */
+    static final Param<Long> AFTER = DSL.param("p_after", Long.class);
+    static final Param<Long> WINDOW_FROM = DSL.param("p_window_from", Long.class);
+    static final Param<Long> WINDOW_TO = DSL.param("p_window_to", Long.class);
+    /** The column of {@link #idWindow}. */
+    static final String WALKED_ID = "walked_id";
     private static final Param<String> FILTER_EMAIL = DSL.param("p_filter_email", String.class);
     private static final Param<String> FILTER_EXTERNAL_ID = DSL.param("p_filter_external_id", String.class);
     private static final Param<String> FILTER_TYPE = DSL.param("p_filter_type", String.class);
@@ -194,12 +219,19 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     private static Select<?> searched(DatabaseKind kind, List<Field<?>> selected, SearchShape shape) {
         List<Condition> conditions = new ArrayList<>();
         if (shape.drawn()) {
+            // Past after within the term's range: on the donors' id, SQLite might read every id above it instead.
             conditions.add(DONORS.ID.in(DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
-                    .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), inRange(0))));
+                    .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), inRange(0), DONOR_WORDS.DONOR_ID.gt(AFTER))));
         }
         for (int term = shape.drawn() ? 1 : 0; term < shape.terms(); term++) {
             conditions.add(DSL.exists(DSL.selectOne().from(DONOR_WORDS)
                     .where(DONOR_WORDS.DONOR_ID.eq(DONORS.ID), inRange(term))));
+        }
+        if (shape.window() > 0) {
+            return windowed(kind, selected, shape, conditions);
+        }
+        if (!shape.drawn()) {
+            conditions.add(DONORS.ID.gt(AFTER));
         }
         // Without an exact criterion, SQLite would read the owner's donors on an (application_id, ...) index and sort
         // them, a million for one page (measured), where it should draw the term's donors by id, or walk donors in id
@@ -207,6 +239,53 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         boolean exact = shape.criteria().contains(Criterion.EMAIL) || shape.criteria().contains(Criterion.EXTERNAL_ID);
         Condition owner = exact ? DONORS.APPLICATION_ID.eq(APPLICATION) : ownerByNoIndex();
         return page(kind, selected, owner, shape.criteria(), conditions);
+    }
+
+    /**
+     * A searched page among the owner's next {@code shape.window()} donors past after, or the count of its matches
+     * (docs/api.md, "Searching (q)"). Where donors are numbered as they are inserted (SQLite, MariaDB: the k-th donor of
+     * an application in id order has ordinal k, V3 and V4), the window is a range of ordinals (from, to], read in order
+     * on the ordinals' key, each donor then by id: a page that fills early stops early, and no donor outside the window
+     * is read. Elsewhere (PostgreSQL numbers its newest donors later) the window is the first ids past after on the
+     * index (application_id, id) of V4, a derived table in id order that the donors are read from in turn.
+     */
+    private static Select<?> windowed(DatabaseKind kind, List<Field<?>> selected, SearchShape shape,
+            List<Condition> terms) {
+        List<Condition> conditions = new ArrayList<>(terms);
+        shape.criteria().forEach(criterion -> conditions.add(criterion.condition()));
+        Table<?> from;
+        Field<Long> order;
+        if (kind.numbersAtInsert()) {
+            conditions.add(DONOR_ORDINALS.APPLICATION_ID.eq(APPLICATION));
+            conditions.add(DONOR_ORDINALS.ORDINAL.gt(WINDOW_FROM));
+            conditions.add(DONOR_ORDINALS.ORDINAL.le(WINDOW_TO));
+            conditions.add(DONORS.ID.eq(DONOR_ORDINALS.DONOR_ID));
+            // SQLite takes the left table of a CROSS JOIN as the outer loop: the ordinals in order, not every donor.
+            from = DONOR_ORDINALS.crossJoin(DONORS);
+            order = DONOR_ORDINALS.ORDINAL;
+        } else {
+            Table<?> walked = idWindow(shape.window());
+            order = walked.field(WALKED_ID, Long.class);
+            conditions.add(DONORS.ID.eq(order));
+            from = walked.crossJoin(DONORS);
+        }
+        if (shape.counted()) {
+            return DSL.selectCount().from(from).where(conditions);
+        }
+        return DSL.select(selected).from(from).where(conditions).orderBy(order)
+                .limit(kind.rowLimit(COUNT)).offset(OFFSET);
+    }
+
+    /**
+     * The owner's first {@code window} donor ids past after (AFTER), in id order, as the table {@code walked}
+     * ({@value #WALKED_ID}): on PostgreSQL one range of the index (application_id, id). The size is written into the
+     * statement, so that the planner knows how few rows it gives.
+     */
+    static Table<?> idWindow(int window) {
+        var walking = DONORS.as("walking");
+        return DSL.select(walking.ID.as(WALKED_ID)).from(walking)
+                .where(walking.APPLICATION_ID.eq(APPLICATION), walking.ID.gt(AFTER))
+                .orderBy(walking.ID).limit(DSL.inline(window)).asTable("walked");
     }
 
     private static Select<?> page(DatabaseKind kind, List<Field<?>> selected, Condition owner,
@@ -253,10 +332,23 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     }
 
     /**
-     * The owner's donors, but one, that have the most of some duplicate keys, then in id order: the keys' entries are
-     * looked up in the words' lookup index (V9), counted per donor, and only the donors kept are read.
+     * The owner's donors, but one, that have the most of some duplicate keys, then in id order, among the donors the
+     * keys reach: each key at most {@code count} donors, the first in id order of the key's entries in the words' lookup
+     * index (V9), so that a read costs about the same however many donors share a value (docs/api.md, "Duplicates and
+     * merge"; issue 33: 46,000 donors sharing an email and a phone took 84 ms). The keys each reached donor has are then
+     * looked up by the words' key (donor, word), counted per donor, and only the donors kept are read.
      */
     private static Select<?> sharingKeysQuery(DatabaseKind kind, List<Field<?>> selected) {
+        Select<Record1<Long>> reached = null;
+        for (int i = 0; i < DUPLICATE_KEYS.size(); i++) {
+            Table<?> first = DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
+                    .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.eq(DUPLICATE_KEYS.get(i)),
+                            DONOR_WORDS.DONOR_ID.ne(ID))
+                    .orderBy(DONOR_WORDS.DONOR_ID)
+                    .limit(kind.boundLimit(COUNT)).asTable("reached_" + i);
+            Select<Record1<Long>> each = DSL.select(first.field(DONOR_WORDS.DONOR_ID)).from(first);
+            reached = reached == null ? each : reached.unionAll(each);
+        }
         Field<Integer> shared = DSL.count().as("shared");
         // Which of the keys asked for a candidate has, as bits in the order of the parameters (sharingKeysBindings).
         var whichKey = DSL.when(DONOR_WORDS.WORD.eq(DUPLICATE_KEYS.getFirst()), DSL.inline(1));
@@ -264,9 +356,10 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             whichKey = whichKey.when(DONOR_WORDS.WORD.eq(DUPLICATE_KEYS.get(i)), DSL.inline(1 << i));
         }
         Field<Integer> keysHad = DSL.sum(whichKey.else_(DSL.inline(0))).cast(Integer.class).as("keys_had");
+        // No condition on the owner here: the reached donors are the owner's, and with one the planner could read the
+        // keys' entries on the lookup index, every donor sharing a value, instead of the reached donors' by their key.
         Table<?> candidates = DSL.select(DONOR_WORDS.DONOR_ID, shared, keysHad).from(DONOR_WORDS)
-                .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.in(DUPLICATE_KEYS),
-                        DONOR_WORDS.DONOR_ID.ne(ID))
+                .where(DONOR_WORDS.DONOR_ID.in(reached), DONOR_WORDS.WORD.in(DUPLICATE_KEYS))
                 .groupBy(DONOR_WORDS.DONOR_ID)
                 .orderBy(DSL.count().desc(), DONOR_WORDS.DONOR_ID)
                 .limit(kind.boundLimit(COUNT)).asTable("candidates");
@@ -478,10 +571,11 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
 
     /**
      * A filtered page's bindings: its criteria's values, its search terms in the plan's order (none without q), the
-     * owner, the offset and the count.
+     * owner, the offset and the count; a searched page's after is 0 (from the first donor) unless set again.
      */
     Bindings pageBindings(ApplicationId owner, DonorFilter filter, List<String> terms, long offset, int count) {
-        Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(OFFSET, offset).set(COUNT, count);
+        Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(OFFSET, offset).set(COUNT, count)
+                .set(AFTER, 0L);
         filter.foldedEmail().ifPresent(email -> bindings.set(FILTER_EMAIL, email));
         filter.externalId().ifPresent(id -> bindings.set(FILTER_EXTERNAL_ID, id));
         filter.type().ifPresent(type -> bindings.set(FILTER_TYPE, type.key()));

@@ -12,7 +12,8 @@ import org.donordata.domain.SearchQuery;
  * are counted, up to the fewest counted so far, and the term with the fewest is the one the page is drawn from: its
  * donors are read in full and sorted by id, so their number is the page's cost. When every term begins at least
  * {@value #COMMON} words, matches are common, and the page is read the other way: the owner's donors in id order, each
- * checked for every term, until the page is full, which is cheap precisely because matches are common.
+ * checked for every term, until the page is full, which is cheap precisely because matches are common; and, for terms
+ * each common but never together, until a search's budget of donors is examined (DonorRepository.search).
  *
  * @param terms every term, the one to draw from first
  * @param drawn whether the page is drawn from the first term's donors (else donors are walked in id order)
@@ -44,10 +45,21 @@ record SearchPlan(List<String> terms, boolean drawn, boolean matchesNone) {
      * @param count counts the words a term begins, up to a limit: (term, limit) to a count no larger than the limit
      */
     static SearchPlan of(SearchQuery query, BiFunction<String, Integer, Integer> count) {
+        return of(query, COMMON, count);
+    }
+
+    /**
+     * The plan of a page that examines at most {@code budget} donors when it walks them (docs/api.md, "Searching (q)"):
+     * drawn only from a term that begins fewer words than both {@link #COMMON} and the budget, so that a drawn page
+     * reads no more than a walked one may.
+     *
+     * @param count counts the words a term begins, up to a limit: (term, limit) to a count no larger than the limit
+     */
+    static SearchPlan of(SearchQuery query, int budget, BiFunction<String, Integer, Integer> count) {
         List<String> terms = new ArrayList<>(query.prefixes());
         // The longest first: it likely begins the fewest words, which then bounds every other count.
         terms.sort(Comparator.comparingInt(String::length).reversed());
-        int fewest = COMMON;
+        int fewest = Math.min(COMMON, budget);
         String rarest = null;
         for (String term : terms) {
             int counted = count.apply(term, fewest);
@@ -58,7 +70,8 @@ record SearchPlan(List<String> terms, boolean drawn, boolean matchesNone) {
                 fewest = counted;
                 rarest = term;
             }
-            if (fewest <= FEW) {
+            // With a budget of FEW or fewer, fewest starts there: only a term found rare ends the counting.
+            if (rarest != null && fewest <= FEW) {
                 break;
             }
         }

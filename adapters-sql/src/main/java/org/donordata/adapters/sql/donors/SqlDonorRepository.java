@@ -16,9 +16,11 @@ import org.donordata.application.Changed;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.DonorTransaction;
+import org.donordata.application.SearchPage;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorFilter;
+import org.donordata.domain.SearchQuery;
 
 /**
  * Donors in the {@code donors} table, every query scoped by the owning application. The same code for every database:
@@ -32,10 +34,12 @@ public final class SqlDonorRepository implements DonorRepository {
     private final Reads reads;
     private final Writes writes;
     private final ChangeEvents events;
+    private final SearchWindow window;
 
     public SqlDonorRepository(DonorQueries queries, Reads reads, Writes writes) {
         this.queries = queries;
         this.events = ChangeEvents.of(queries.kind());
+        this.window = SearchWindow.of(queries.kind());
         this.reads = reads;
         this.writes = writes;
     }
@@ -65,6 +69,54 @@ public final class SqlDonorRepository implements DonorRepository {
             return List.of();
         }
         return read(reading.page(filter, plan), queries.pageBindings(owner, filter, plan.terms(), offset, count), read);
+    }
+
+    /**
+     * Drawn from a rare term (SearchPlan) or by the external id, the page reads every match past after, which is
+     * bounded already; else it walks the owner's next {@code budget} donors (DonorQueries.Reading.windowPage).
+     */
+    @Override
+    public Searched search(ApplicationId owner, DonorFilter filter, long after, long offset, int count, int budget) {
+        DonorRepository.checkedCount(count);
+        SearchQuery query = filter.search().orElseThrow(() -> new IllegalArgumentException("a search needs a q"));
+        if (budget < 1 || after < 0) {
+            throw new IllegalArgumentException("a search examines at least one donor, past an id of at least 0");
+        }
+        SearchPlan plan = SearchPlan.of(query, budget, (term, limit) -> read(queries.wordCount(),
+                queries.wordCountBindings(owner, term, limit), DonorQueries::number));
+        if (plan.matchesNone()) {
+            return new Searched(List.of(), Optional.empty());
+        }
+        DonorQueries.Reading reading = queries.documents();
+        Reads.Query<List<DonorDocument>> documents = statement -> queries.documents(statement, count);
+        Bindings bindings = queries.pageBindings(owner, filter, plan.terms(), offset, count)
+                .set(DonorQueries.AFTER, after);
+        if (plan.drawn() || filter.externalId().isPresent()) {
+            return new Searched(read(reading.page(filter, plan), bindings, documents), Optional.empty());
+        }
+        List<DonorDocument> found;
+        Optional<Long> last;
+        if (queries.kind().numbersAtInsert()) {
+            long from = after == 0 ? 0 : read(window.ordinal(), bindings, SearchWindow::number)
+                    .orElseThrow(() -> new IllegalArgumentException("after is no donor of the owner's"));
+            bindings.set(DonorQueries.WINDOW_FROM, from).set(DonorQueries.WINDOW_TO, from + budget);
+            // Before the page: an ordinal, once given, keeps its donor, so a window full now is the very window the
+            // page reads, and the next page cannot skip a donor numbered in between.
+            last = read(window.donorAt(), bindings, SearchWindow::number);
+            found = read(reading.windowPage(filter, plan, budget), bindings, documents);
+        } else {
+            found = read(reading.windowPage(filter, plan, budget), bindings, documents);
+            last = found.size() < count ? read(window.window(budget), bindings, SearchWindow.lastWhenFull(budget))
+                    : Optional.empty();
+        }
+        if (found.size() >= count || last.isEmpty()) {
+            return new Searched(found, Optional.empty());
+        }
+        // A page with matches skipped all of the offset within the window; an empty one skipped as many as it held.
+        long skip = found.isEmpty() && offset > 0
+                ? Math.max(0, offset - read(reading.windowMatches(filter, plan, budget), bindings, DonorQueries::number))
+                : 0;
+        return new Searched(found, Optional.of(new SearchPage.From(last.get(), skip)));
     }
 
     /** Runs the statement on this node's reads, every place bound. */
@@ -118,6 +170,12 @@ public final class SqlDonorRepository implements DonorRepository {
         DonorRepository.checkedCount(count);
         return read(events.events(), byId(owner, after.donorId()).set(DonorQueries.CHANGE, after.change())
                 .set(DonorQueries.COUNT, count), query -> ChangeEvents.read(query, queries.kind(), count));
+    }
+
+    @Override
+    public boolean changedByOthersAfter(ApplicationId owner, long donorId, ChangePosition after, Set<Long> keys) {
+        return read(events.othersChanged(), ChangeEvents.othersChangedBindings(queries.kind(), owner, donorId, after,
+                keys), ChangeEvents::readOthersChanged);
     }
 
     @Override

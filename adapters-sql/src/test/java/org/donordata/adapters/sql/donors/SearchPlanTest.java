@@ -46,6 +46,25 @@ class SearchPlanTest {
         assertEquals(new SearchPlan(List.of("example", "ada"), false, false), plan);
     }
 
+    // docs/api.md, "Searching (q)": a drawn page reads no more than a walked one examines.
+    @Test
+    void underASmallBudgetOnlyATermRarerThanTheBudgetIsDrawnFromAndEveryTermIsCountedUntilThen() {
+        SearchPlan walked = SearchPlan.of(SearchQuery.parse("alpha beta"), 50, (term, limit) -> {
+            asked.add(term + "<=" + limit);
+            return Math.min(limit, 60);
+        });
+        assertEquals(new SearchPlan(List.of("alpha", "beta"), false, false), walked);
+        assertEquals(List.of("alpha<=50", "beta<=50"), asked);
+
+        SearchPlan none = SearchPlan.of(SearchQuery.parse("alpha zzyzx"), 50,
+                (term, limit) -> term.equals("alpha") ? Math.min(limit, 60) : 0);
+        assertTrue(none.matchesNone(), "a budget of FEW or fewer does not stop the counting at the first term");
+
+        SearchPlan drawn = SearchPlan.of(SearchQuery.parse("alpha beta"), 50,
+                (term, limit) -> Math.min(limit, term.equals("beta") ? 49 : 60));
+        assertEquals(new SearchPlan(List.of("beta", "alpha"), true, false), drawn);
+    }
+
     @Test
     void aTermThatBeginsNoWordMakesThePageEmptyWithoutCountingTheRest() {
         SearchPlan plan = plan("zzyzx ada", Map.of("ada", 3));
