@@ -31,13 +31,17 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
      *
      * @param urls where endpoints may be: plain http or not, and the refused ranges' exceptions
      * @param failures when a failed message is sent again, and when an endpoint is disabled
+     * @param lease how long a node's hold on an endpoint lasts unrenewed: another node takes over at most this long
+     *        after the node delivering to it stopped without giving it up (docs/api.md, Webhooks)
      */
-    record Webhooks(WebhookUrl.Rules urls, FailurePolicy failures) {
+    record Webhooks(WebhookUrl.Rules urls, FailurePolicy failures, Duration lease) {
     }
 
     static final String DEFAULT_HOST = "127.0.0.1";
     static final int DEFAULT_PORT = 8080;
     static final String DEFAULT_DB_URL = "jdbc:sqlite:data/donors.db";
+    /** A node that stops without giving up its webhook leases is taken over this long after its last renewal at most. */
+    static final Duration DEFAULT_WEBHOOK_LEASE = Duration.ofSeconds(10);
 
     static Settings fromEnvironment(Map<String, String> env) {
         Variables variables = new Variables(env);
@@ -65,8 +69,11 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
         }).orElse(RetrySchedule.DEFAULT);
         Duration disableAfter = env.number("DONORS_WEBHOOKS_DISABLE_AFTER_SECONDS", 1, 31_536_000)
                 .map(Duration::ofSeconds).orElse(FailurePolicy.DEFAULT_DISABLE_AFTER);
+        // At least 2 s: the lease is renewed every quarter of it, and a tick of the deliverers is 200 ms.
+        Duration lease = env.number("DONORS_WEBHOOKS_LEASE_SECONDS", 2, 3_600).map(Duration::ofSeconds)
+                .orElse(DEFAULT_WEBHOOK_LEASE);
         return new Webhooks(new WebhookUrl.Rules(env.flag("DONORS_WEBHOOKS_ALLOW_HTTP"), addresses),
-                new FailurePolicy(schedule, disableAfter));
+                new FailurePolicy(schedule, disableAfter), lease);
     }
 
     private static HttpSettings http(Variables env) {
@@ -83,6 +90,8 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
                 tls(env),
                 env.flag("DONORS_ALLOW_PLAIN_HTTP"),
                 env.number("DONORS_MAX_CONNECTIONS", 1, 1_000_000).orElse(HttpSettings.DEFAULT_MAX_CONNECTIONS),
+                env.number("DONORS_MAX_CONNECTIONS_PER_ADDRESS", 1, 1_000_000)
+                        .orElse(HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
                 env.number("DONORS_MAX_CONCURRENT_REQUESTS", 1, 1_000_000)
                         .orElse(HttpSettings.DEFAULT_MAX_CONCURRENT_REQUESTS),
                 env.number("DONORS_READ_TIMEOUT_MS", 100, 3_600_000).map(Duration::ofMillis)

@@ -33,7 +33,7 @@ import org.donordata.application.webhooks.WebhookEndpoint;
  * {@link #MAX_RUNS} at once (so at most that many threads and connections out). A run goes on at once while changes
  * wait, except while the node's writer is at its capacity ({@link WriterLoad}): then each endpoint is sent at most
  * {@link #YIELDING_BATCH} messages a tick, and catches up when the writes leave room. The endpoint's lease in the
- * database keeps other nodes off it ({@link WebhookDelivery}), renewed every {@link #RENEW_EVERY} while its run is
+ * database keeps other nodes off it ({@link WebhookDelivery}), renewed every quarter of the lease while its run is
  * under way; on close, runs under way finish (for a while) and the leases are given up, so another node
  * takes over at once. The outcomes are counted, disablings logged, and each endpoint's oldest undelivered change aged
  * in the metrics.
@@ -41,13 +41,6 @@ import org.donordata.application.webhooks.WebhookEndpoint;
 final class WebhookDeliverers implements AutoCloseable {
 
     static final Duration TICK = Duration.ofMillis(200);
-    /** A node that stops without giving up its leases is taken over this long after its last renewal at most. */
-    static final Duration LEASE = Duration.ofSeconds(10);
-    /**
-     * How often the leases of the endpoints whose runs are under way are renewed: a message may wait 10 s and more for
-     * its answer, which would outlast what a run's own renewal before each message leaves of the lease.
-     */
-    static final Duration RENEW_EVERY = LEASE.dividedBy(4);
     static final int MAX_RUNS = 32;
     /** What a run sends at most while the writer is at capacity: at most 50 messages a second to each endpoint. */
     static final int YIELDING_BATCH = 10;
@@ -55,6 +48,11 @@ final class WebhookDeliverers implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("donors.webhooks");
 
     private final WebhookDelivery delivery;
+    /**
+     * How often the leases of the endpoints whose runs are under way are renewed: a message may wait 10 s and more for
+     * its answer, which would outlast what a run's own renewal before each message leaves of the lease.
+     */
+    private final Duration renewEvery;
     private final WriterLoad writerLoad;
     private final Clock clock;
     private final String node = nodeName();
@@ -76,8 +74,9 @@ final class WebhookDeliverers implements AutoCloseable {
     private volatile boolean closed;
     private long renewedAt = System.nanoTime();
 
-    private WebhookDeliverers(WebhookDelivery delivery, WriterLoad writerLoad, Clock clock) {
+    private WebhookDeliverers(WebhookDelivery delivery, Duration lease, WriterLoad writerLoad, Clock clock) {
         this.delivery = delivery;
+        this.renewEvery = renewEvery(lease);
         this.writerLoad = writerLoad;
         this.clock = clock;
         this.delivered = outcomes("delivered");
@@ -86,11 +85,20 @@ final class WebhookDeliverers implements AutoCloseable {
                 .description("Endpoints disabled by their failures or a 410 (each is logged with its reason)"));
     }
 
-    /** Starts delivering; close to stop. */
-    static WebhookDeliverers start(WebhookDelivery delivery, WriterLoad writerLoad, Clock clock) {
-        WebhookDeliverers deliverers = new WebhookDeliverers(delivery, writerLoad, clock);
+    /**
+     * Starts delivering; close to stop.
+     *
+     * @param lease the lease {@code delivery} takes: the deliverers renew it every quarter of it meanwhile
+     */
+    static WebhookDeliverers start(WebhookDelivery delivery, Duration lease, WriterLoad writerLoad, Clock clock) {
+        WebhookDeliverers deliverers = new WebhookDeliverers(delivery, lease, writerLoad, clock);
         deliverers.ticker.scheduleWithFixedDelay(deliverers::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
         return deliverers;
+    }
+
+    /** How often the runs' leases are renewed meanwhile: a quarter of the lease, so that two renewals may fail. */
+    static Duration renewEvery(Duration lease) {
+        return lease.dividedBy(4);
     }
 
     private Counter outcomes(String outcome) {
@@ -101,7 +109,7 @@ final class WebhookDeliverers implements AutoCloseable {
 
     private void tick() {
         writerLoad.sample();
-        if (System.nanoTime() - renewedAt >= RENEW_EVERY.toNanos()) {
+        if (System.nanoTime() - renewedAt >= renewEvery.toNanos()) {
             renewedAt = System.nanoTime();
             renewRunning();
         }
@@ -205,7 +213,7 @@ final class WebhookDeliverers implements AutoCloseable {
         try {
             leased.forEach(id -> delivery.release(id, node));
         } catch (RuntimeException failure) {
-            // The leases then end by themselves, LEASE after their last renewal.
+            // The leases then end by themselves, a lease after their last renewal.
         }
         ages.values().forEach(registry::remove);
     }

@@ -62,7 +62,7 @@ final class Wiring implements AutoCloseable {
             sender = new HttpWebhookSender(webhookSettings.urls().addresses());
         }
         return WebhookDeliverers.start(new WebhookDelivery(database.webhooks(), database.donors(), sender, tokens(),
-                webhookSettings.failures(), WebhookDeliverers.LEASE, clock),
+                webhookSettings.failures(), webhookSettings.lease(), clock), webhookSettings.lease(),
                 new WriterLoad(database::writerCpuNanos, System::nanoTime), clock);
     }
 

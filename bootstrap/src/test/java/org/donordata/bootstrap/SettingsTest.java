@@ -27,6 +27,7 @@ class SettingsTest {
         assertEquals(Optional.empty(), defaults.http().tls());
         assertFalse(defaults.http().allowPlainHttp());
         assertEquals(HttpSettings.DEFAULT_MAX_CONNECTIONS, defaults.http().maxConnections());
+        assertEquals(HttpSettings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaults.http().maxConnectionsPerAddress());
         assertEquals("jdbc:sqlite:data/donors.db", defaults.database().jdbcUrl());
         assertEquals(4, defaults.database().maxPoolSize());
         assertEquals(Optional.empty(), defaults.apiKey());
@@ -39,6 +40,7 @@ class SettingsTest {
                 Map.entry("DONORS_HOST", "0.0.0.0"), Map.entry("DONORS_PORT", "0"),
                 Map.entry("DONORS_TLS_CERT", "/etc/donors/cert.pem"), Map.entry("DONORS_TLS_KEY", "/etc/donors/key.pem"),
                 Map.entry("DONORS_ALLOW_PLAIN_HTTP", "TRUE"), Map.entry("DONORS_MAX_CONNECTIONS", "50"),
+                Map.entry("DONORS_MAX_CONNECTIONS_PER_ADDRESS", "7"),
                 Map.entry("DONORS_MAX_CONCURRENT_REQUESTS", "20"), Map.entry("DONORS_READ_TIMEOUT_MS", "1500"),
                 Map.entry("DONORS_RATE_LIMIT_PER_SECOND", "5"), Map.entry("DONORS_RATE_LIMIT_BURST", "9"),
                 Map.entry("DONORS_AUTH_FAILURES_PER_MINUTE", "0"),
@@ -54,6 +56,7 @@ class SettingsTest {
                 Path.of("/etc/donors/key.pem"))), http.tls());
         assertTrue(http.allowPlainHttp());
         assertEquals(50, http.maxConnections());
+        assertEquals(7, http.maxConnectionsPerAddress());
         assertEquals(20, http.maxConcurrentRequests());
         assertEquals(Duration.ofMillis(1500), http.readTimeout());
         assertEquals(5, http.requestsPerSecond());
@@ -72,6 +75,7 @@ class SettingsTest {
     @ParameterizedTest
     @CsvSource({
             "DONORS_PORT, eighty", "DONORS_PORT, 70000", "DONORS_DB_POOL_SIZE, 0", "DONORS_MAX_CONNECTIONS, -1",
+            "DONORS_MAX_CONNECTIONS_PER_ADDRESS, 0", "DONORS_WEBHOOKS_LEASE_SECONDS, 1",
             "DONORS_READ_TIMEOUT_MS, 5", "DONORS_RATE_LIMIT_PER_SECOND, lots", "DONORS_ALLOW_PLAIN_HTTP, yes",
             "DONORS_DB_CONNECTION_TIMEOUT_MS, 1.5", "DONORS_TLS_CERT, /etc/donors/cert.pem",
             "DONORS_API_KEY_CACHE_SECONDS, 3601", "DONORS_DB_URL, jdbc:mysql://db/donors"})
@@ -80,6 +84,13 @@ class SettingsTest {
                 () -> Settings.fromEnvironment(Map.of(variable, value)));
 
         assertTrue(refused.getMessage().contains(variable), refused.getMessage());
+    }
+
+    @Test
+    void theWebhookLeaseIsTenSecondsUnlessSet() {
+        assertEquals(Duration.ofSeconds(10), Settings.fromEnvironment(Map.of()).webhooks().lease());
+        assertEquals(Duration.ofSeconds(4), Settings.fromEnvironment(Map.of("DONORS_WEBHOOKS_LEASE_SECONDS", "4"))
+                .webhooks().lease());
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,15 +29,20 @@ import jakarta.json.JsonObject;
 /**
  * A receiver of webhook messages in its own process (Node.js), which checks every message with Standard Webhooks'
  * reference library (npm standardwebhooks, installed by npm into target/): what a receiver's own code would accept,
- * not what this project's code believes.
+ * not what this project's code believes. Plain http, or https with a {@link ReceiverCertificate}.
  */
 final class WebhookReceiver implements AutoCloseable {
 
     private static final Path DIRECTORY = Path.of("target", "standardwebhooks");
 
-    /** One message as the receiver got it. */
+    /**
+     * One message as the receiver got it.
+     *
+     * @param arrivedNanos when this test's JVM read it ({@link System#nanoTime()}): as the receiver got it, before its
+     *        answer
+     */
     record Received(boolean verified, List<String> refusals, String id, int signatures, String contentType,
-            JsonObject body, String answered) {
+            JsonObject body, String answered, long arrivedNanos) {
 
         String type() {
             return body.getString("type");
@@ -45,16 +51,25 @@ final class WebhookReceiver implements AutoCloseable {
         long donorId() {
             return body.getJsonObject("data").getJsonNumber("id").longValue();
         }
+
+        /** Whether the service sent it to this endpoint (a webhook-id is msg_ENDPOINT_...). */
+        boolean to(long endpoint) {
+            return id != null && id.startsWith("msg_" + endpoint + "_");
+        }
     }
 
     private final Process process;
     private final int port;
+    private final String scheme;
+    private final HttpClient control;
     private final BlockingQueue<Received> arrivals = new LinkedBlockingQueue<>();
     private final List<Received> received = new ArrayList<>();
 
-    private WebhookReceiver(Process process, int port, BlockingQueue<String> lines) {
+    private WebhookReceiver(Process process, int port, BlockingQueue<String> lines, String scheme, HttpClient control) {
         this.process = process;
         this.port = port;
+        this.scheme = scheme;
+        this.control = control;
         Thread reader = new Thread(() -> {
             try {
                 while (true) {
@@ -70,6 +85,17 @@ final class WebhookReceiver implements AutoCloseable {
 
     /** Installs the reference library (once per build) and starts a receiver on {@code port} (0: any free one). */
     static WebhookReceiver start(int port, String mode, String... secrets) throws IOException, InterruptedException {
+        return launch(port, mode, null, secrets);
+    }
+
+    /** Starts an https receiver on any free port, serving with {@code certificate}. */
+    static WebhookReceiver startHttps(ReceiverCertificate certificate, String mode, String... secrets)
+            throws IOException, InterruptedException {
+        return launch(0, mode, certificate, secrets);
+    }
+
+    private static WebhookReceiver launch(int port, String mode, ReceiverCertificate certificate, String... secrets)
+            throws IOException, InterruptedException {
         install();
         List<String> command = new ArrayList<>(List.of("node", "receiver.cjs"));
         command.addAll(List.of(secrets));
@@ -77,6 +103,16 @@ final class WebhookReceiver implements AutoCloseable {
                 .redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().put("PORT", Integer.toString(port));
         builder.environment().put("MODE", mode);
+        HttpClient control = HttpClient.newHttpClient();
+        if (certificate != null) {
+            builder.environment().put("TLS_CERT", certificate.certificateFile().toAbsolutePath().toString());
+            builder.environment().put("TLS_KEY", certificate.keyFile().toAbsolutePath().toString());
+            try {
+                control = HttpClient.newBuilder().sslContext(certificate.clientContext()).build();
+            } catch (GeneralSecurityException unusable) {
+                throw new IllegalStateException(unusable);
+            }
+        }
         Process process = builder.start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread drain = new Thread(() -> {
@@ -96,7 +132,8 @@ final class WebhookReceiver implements AutoCloseable {
             process.destroyForcibly();
             throw new IllegalStateException("the receiver did not start: " + first);
         }
-        return new WebhookReceiver(process, Integer.parseInt(first.substring("listening ".length())), lines);
+        return new WebhookReceiver(process, Integer.parseInt(first.substring("listening ".length())), lines,
+                certificate == null ? "http" : "https", control);
     }
 
     /** npm installs the pinned reference library and the receiver is copied beside it. */
@@ -123,7 +160,7 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     String url() {
-        return "http://127.0.0.1:" + port + "/hooks";
+        return scheme + "://127.0.0.1:" + port + "/hooks";
     }
 
     /** Answers from now on with this status, or never ("hang"). */
@@ -137,8 +174,8 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     private void control(String path, String body) throws IOException, InterruptedException {
-        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + path)).POST(HttpRequest.BodyPublishers.ofString(body))
+        HttpResponse<String> answer = control.send(HttpRequest.newBuilder(
+                URI.create(scheme + "://127.0.0.1:" + port + path)).POST(HttpRequest.BodyPublishers.ofString(body))
                 .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, answer.statusCode());
     }
@@ -178,7 +215,8 @@ final class WebhookReceiver implements AutoCloseable {
                 json.getJsonArray("refusals").getValuesAs(jakarta.json.JsonString::getString),
                 json.isNull("id") ? null : json.getString("id"), json.getInt("signatures"),
                 json.isNull("content_type") ? null : json.getString("content_type"),
-                Json.createReader(new StringReader(json.getString("body"))).readObject(), json.getString("answered"));
+                Json.createReader(new StringReader(json.getString("body"))).readObject(), json.getString("answered"),
+                System.nanoTime());
     }
 
     /** Stops the receiver (as a crash would: no goodbye to open connections). */

@@ -9,6 +9,7 @@ import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -50,6 +52,7 @@ class WebhooksEndToEndTest {
     @Test
     void everyChangeReachesTheReceiverSignedInFeedOrderWithoutPersonalDataAndNotTheIgnoredKeysOwn() throws Exception {
         Map<String, String> env = env(true);
+        String made;
         try (WebhookReceiver receiver = WebhookReceiver.start(0, "200", SECRET);
                 ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"))) {
             ApiClient api = new ApiClient(service.port());
@@ -95,13 +98,22 @@ class WebhooksEndToEndTest {
             assertEquals(token, shown.getString("delivered_through"));
             assertFalse(shown.isNull("last_success_at"));
             assertEquals(0, shown.getInt("consecutive_failures"));
+
+            // A secret made by the service, beside the one given: each is shown by /secret only.
+            long madeFor = created(api.post("/api/v1/webhooks", KEY, "{\"url\": \"" + receiver.url() + "/made\"}"));
+            made = api.get("/api/v1/webhooks/" + madeFor + "/secret", KEY).body().getJsonArray("data").getJsonObject(0)
+                    .getString("secret");
+            assertSecretsNotShown(api, List.of(endpoint, madeFor), SECRET, made);
         }
-        assertFalse(Files.readString(dir.resolve("service.log")).contains(SECRET), "the secret appeared in the log");
+        String log = Files.readString(dir.resolve("service.log"));
+        assertFalse(log.contains(SECRET), "the secret given appeared in the log");
+        assertFalse(log.contains(made), "the secret made appeared in the log");
     }
 
     @Test
     void failuresAreRetriedA410DisablesEnablingResumesReplayRepeatsAndARotationSignsTwice() throws Exception {
         Map<String, String> env = env(true);
+        String rotatedSecret;
         try (WebhookReceiver receiver = WebhookReceiver.start(0, "500", SECRET);
                 ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"))) {
             ApiClient api = new ApiClient(service.port());
@@ -140,27 +152,53 @@ class WebhooksEndToEndTest {
             assertTrue(replayed.verified(), "during the grace, both the old and the new secret verify it: "
                     + replayed.refusals());
             assertEquals(delivered.id(), replayed.id(), "a replayed change keeps its webhook-id");
+            assertSecretsNotShown(api, List.of(endpoint), SECRET, rotated);
+            rotatedSecret = rotated;
         }
         String log = Files.readString(dir.resolve("service.log"));
         assertTrue(log.contains("disabled: the endpoint answered 410 Gone"), "the disabling is logged");
+        assertFalse(log.contains(SECRET), "the secret given appeared in the log");
+        assertFalse(log.contains(rotatedSecret), "the rotated secret appeared in the log");
     }
 
+    /** GET /webhooks and GET /webhooks/{id} never carry a secret (docs/api.md, Webhooks: only /secret and a rotation). */
+    private static void assertSecretsNotShown(ApiClient api, List<Long> endpoints, String... secrets) {
+        List<String> answers = new ArrayList<>();
+        answers.add(api.get("/api/v1/webhooks", KEY).raw().body());
+        for (long endpoint : endpoints) {
+            answers.add(api.get("/api/v1/webhooks/" + endpoint, KEY).raw().body());
+        }
+        for (String answer : answers) {
+            for (String secret : secrets) {
+                assertFalse(answer.contains(secret), "a secret in " + answer);
+                // The key itself, without its prefix, would be as bad.
+                assertFalse(answer.contains(secret.substring("whsec_".length())), "a secret's key in " + answer);
+            }
+        }
+    }
+
+    /**
+     * docs/api.md, Webhooks, "Nothing is lost": after a crash every change comes, at least once, and a change that comes
+     * again comes with its webhook-id, so that a receiver dropping repeats by it sees each change once, in feed order.
+     */
     @Test
-    void aReceiverDownDuringACrashGetsEveryChangeOnceBothAreBack() throws Exception {
+    void aReceiverDownDuringACrashGetsEveryChangeRepeatedOnlyUnderItsWebhookIdInFeedOrder() throws Exception {
         Map<String, String> env = env(true);
-        Set<Long> donors = new HashSet<>();
+        List<Long> donors = new ArrayList<>();
         int port;
         try (WebhookReceiver receiver = WebhookReceiver.start(0, "200", SECRET)) {
             port = receiver.port();
         }
-        ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"));
-        ApiClient api = new ApiClient(service.port());
-        created(api.post("/api/v1/webhooks", KEY, "{\"url\": \"http://127.0.0.1:" + port + "/hooks\", \"secret\": \""
-                + SECRET + "\"}"));
-        for (int i = 0; i < 20; i++) {
-            donors.add(created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Test\", \"last_name\": \"Crash " + i + "\"}")));
+        try (ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"))) {
+            ApiClient api = new ApiClient(service.port());
+            created(api.post("/api/v1/webhooks", KEY, "{\"url\": \"http://127.0.0.1:" + port + "/hooks\", \"secret\": \""
+                    + SECRET + "\"}"));
+            for (int i = 0; i < 20; i++) {
+                donors.add(created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Test\", \"last_name\": \"Crash "
+                        + i + "\"}")));
+            }
+            service.kill();
         }
-        service.kill();
 
         try (WebhookReceiver receiver = WebhookReceiver.start(port, "200", SECRET);
                 ServiceProcess restarted = ServiceProcess.start(env, dir.resolve("service.log"))) {
@@ -171,6 +209,19 @@ class WebhooksEndToEndTest {
                 assertTrue(message.verified(), message.refusals().toString());
                 missing.remove(message.donorId());
             }
+            List<WebhookReceiver.Received> messages = receiver.received();
+            Map<Long, Set<String>> webhookIds = messages.stream().collect(Collectors.groupingBy(
+                    WebhookReceiver.Received::donorId, Collectors.mapping(WebhookReceiver.Received::id,
+                            Collectors.toSet())));
+            for (long donor : donors) {
+                assertEquals(1, webhookIds.get(donor).size(), "donor " + donor + " came under one webhook-id: "
+                        + webhookIds.get(donor));
+            }
+            assertEquals(donors.size(), webhookIds.values().stream().flatMap(Set::stream).distinct().count(),
+                    "each change has a webhook-id of its own");
+            // SQLite numbers changes as they commit: the feed's order is the order they were made in.
+            assertEquals(donors, messages.stream().map(WebhookReceiver.Received::donorId).distinct().toList(),
+                    "each change first came in feed order");
         }
     }
 
@@ -200,21 +251,31 @@ class WebhooksEndToEndTest {
         return message;
     }
 
-    private static long created(ApiClient.Response response) {
+    /** The id a 201 answer carries. */
+    static long created(ApiClient.Response response) {
         assertEquals(201, response.status(), response.body().toString());
         return response.body().getJsonNumber("data").longValue();
     }
 
     private static JsonObject endpoint(ApiClient api, long id) {
-        return api.get("/api/v1/webhooks/" + id, KEY).body().getJsonArray("data").getJsonObject(0);
+        return endpoint(api, KEY, id);
+    }
+
+    static JsonObject endpoint(ApiClient api, String key, long id) {
+        return api.get("/api/v1/webhooks/" + id, key).body().getJsonArray("data").getJsonObject(0);
+    }
+
+    private static JsonObject awaitEndpoint(ApiClient api, long id, Predicate<JsonObject> holds)
+            throws InterruptedException {
+        return awaitEndpoint(api, KEY, id, holds);
     }
 
     /** Polls the endpoint until what it shows holds, for at most {@link #WITHIN}. */
-    private static JsonObject awaitEndpoint(ApiClient api, long id, Predicate<JsonObject> holds)
+    static JsonObject awaitEndpoint(ApiClient api, String key, long id, Predicate<JsonObject> holds)
             throws InterruptedException {
         long deadline = System.nanoTime() + WITHIN.toNanos();
         while (true) {
-            JsonObject shown = endpoint(api, id);
+            JsonObject shown = endpoint(api, key, id);
             if (holds.test(shown)) {
                 return shown;
             }

@@ -1,5 +1,6 @@
 package org.donordata.adapters.http;
 
+import static org.donordata.adapters.http.ApiFixture.APPLICATION;
 import static org.donordata.adapters.http.ApiFixture.KEY;
 import static org.donordata.adapters.http.ApiFixture.OTHER_KEY;
 import static org.donordata.adapters.http.Envelopes.envelope;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -19,6 +21,7 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import org.donordata.application.webhooks.WebhookService;
+import org.donordata.domain.DonorChanges;
 import org.junit.jupiter.api.Test;
 
 /** Contract section 16's management over HTTP: /api/v1/webhooks and its endpoints' paths. */
@@ -68,6 +71,28 @@ class WebhookRoutesTest extends RoutingTestBase {
         assertEquals(0, envelope(get("/api/v1/webhooks", KEY), 200).getJsonArray("data").size());
     }
 
+    /**
+     * docs/api.md, Webhooks: a key of another application is 400 (key 12 is Charity Two's, and exists), a secret of
+     * too few different bytes is 400, and so are an address not globally reachable and a port outside 1 to 65535.
+     */
+    @Test
+    void anotherApplicationsKeyAWeakSecretAndAnUnreachableAddressAre400() {
+        String otherKey = failure(post("/api/v1/webhooks", KEY,
+                "{\"url\": \"https://crm.example.org/hooks\", \"ignore_keys\": [11, 12]}"), 400);
+        assertTrue(otherKey.contains("ignore_keys") && otherKey.contains("12") && !otherKey.contains("11"), otherKey);
+        assertTrue(failure(post("/api/v1/webhooks", KEY, "{\"url\": \"https://crm.example.org/hooks\","
+                + " \"secret\": \"whsec_" + "A".repeat(32) + "\"}"), 400).contains("at least 16 different values"));
+        for (String url : List.of("https://192.0.0.192/", "https://168.63.129.16/", "https://198.18.0.1/",
+                "https://[fec0::1]/", "https://[::ffff:0:7f00:1]/", "https://[100::1]/")) {
+            assertTrue(failure(post("/api/v1/webhooks", KEY, "{\"url\": \"" + url + "\"}"), 400)
+                    .contains("refused address"), url);
+        }
+        for (String url : List.of("https://crm.example.org:0/", "https://crm.example.org:99999/")) {
+            assertTrue(failure(post("/api/v1/webhooks", KEY, "{\"url\": \"" + url + "\"}"), 400).contains("port"), url);
+        }
+        assertEquals(0, envelope(get("/api/v1/webhooks", KEY), 200).getJsonArray("data").size());
+    }
+
     @Test
     void anApplicationHasAtMostTenEndpointsAndSeesOnlyItsOwn() {
         long first = create();
@@ -88,9 +113,15 @@ class WebhookRoutesTest extends RoutingTestBase {
 
     @Test
     void modifyDisablesEnablesAndReplaysFromAToken() {
+        // A token from before a change the endpoint already stands past: a replay from it must move the position
+        // back, which a modify that ignored since would not.
+        String next = envelope(get("/api/v1/donors/changes", KEY), 200).getJsonObject("paging").getString("next");
+        String earlier = next.substring(next.indexOf("since=") + "since=".length());
+        FIXTURE.addDonor(APPLICATION, DonorChanges.from(Map.of("first_name", "Before", "last_name", "Endpoint")));
         long id = create();
         String path = "/api/v1/webhooks/" + id;
         String start = endpoint(id).getString("delivered_through");
+        assertNotEquals(earlier, start, "the endpoint starts after the change made before it");
 
         JsonObject disabled = envelope(post(path, KEY, "{\"state\": \"disabled\", \"description\": \"paused\"}"), 200)
                 .getJsonArray("data").getJsonObject(0);
@@ -98,10 +129,11 @@ class WebhookRoutesTest extends RoutingTestBase {
         assertEquals("disabled by its owner", disabled.getString("disabled_reason"));
         assertEquals("paused", disabled.getString("description"));
 
-        JsonObject enabled = envelope(post(path, KEY, "{\"state\": \"enabled\", \"since\": \"" + start + "\"}"), 200)
-                .getJsonArray("data").getJsonObject(0);
+        JsonObject enabled = envelope(post(path, KEY, "{\"state\": \"enabled\", \"since\": \"" + earlier + "\"}"),
+                200).getJsonArray("data").getJsonObject(0);
         assertEquals("enabled", enabled.getString("state"));
-        assertEquals(start, enabled.getString("delivered_through"));
+        assertEquals(earlier, enabled.getString("delivered_through"), "delivery goes on after the token given");
+        assertEquals(earlier, endpoint(id).getString("delivered_through"), "and that is what is stored");
 
         assertTrue(failure(post(path, KEY, "{\"since\": \"not-a-token\"}"), 400).contains("since"));
         assertTrue(failure(post(path, KEY, "{\"state\": \"paused\"}"), 400).contains("state"));
