@@ -49,6 +49,7 @@ abstract class HostileInputTest {
     private ApiClient client;
     private StoredTables tables;
     private Map<String, List<List<String>>> before;
+    private long webhookId;
 
     abstract TestDatabase database(Path directory);
 
@@ -67,6 +68,9 @@ abstract class HostileInputTest {
                 + " Engines Ltd\",\"external_id\":\"crm-2\"}").status());
         assertEquals(201, client.postIdempotent("/api/v1/donors", KEY, "setup-1", "{\"first_name\":\"Grace\","
                 + "\"last_name\":\"Hopper\"}").status());
+        // An endpoint for the corpus's webhook requests to aim at; its deliverers' own columns are not compared.
+        webhookId = client.post("/api/v1/webhooks", KEY, "{\"url\":\"https://receiver.invalid/hooks\"}").body()
+                .getJsonNumber("data").longValueExact();
         tables = new StoredTables(database);
         tables.awaitOrdinalsNumbered();
         tables.awaitKeyUsesRecorded(1);
@@ -82,8 +86,10 @@ abstract class HostileInputTest {
 
     @TestFactory
     Stream<DynamicTest> everyHostileRequestIsRefusedAndChangesNothing() {
-        List<HostileRequests.HostileRequest> corpus = HostileRequests.corpus(KEY);
-        assertTrue(corpus.size() >= 100, "the corpus holds " + corpus.size() + " requests");
+        List<HostileRequests.HostileRequest> corpus = HostileRequests.corpus(KEY, webhookId);
+        // docs/security.md says "more than 500"; this keeps that true.
+        assertTrue(corpus.size() > 500, "the corpus holds " + corpus.size() + " requests");
+        System.out.println("Hostile corpus: " + corpus.size() + " requests");
         List<DynamicTest> tests = new ArrayList<>();
         for (HostileRequests.HostileRequest request : corpus) {
             tests.add(DynamicTest.dynamicTest(request.name(), () -> {

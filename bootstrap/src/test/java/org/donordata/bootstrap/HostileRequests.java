@@ -35,14 +35,20 @@ final class HostileRequests {
     private static final String VALID_CHUNK = Integer.toHexString(VALID_LENGTH) + "\r\n" + VALID + "\r\n0\r\n\r\n";
 
     private final String key;
+    private final long webhookId;
     private final List<HostileRequest> corpus = new ArrayList<>();
 
-    private HostileRequests(String key) {
+    private HostileRequests(String key, long webhookId) {
         this.key = key;
+        this.webhookId = webhookId;
     }
 
-    static List<HostileRequest> corpus(String key) {
-        HostileRequests requests = new HostileRequests(key);
+    /**
+     * @param webhookId an endpoint of the key's application: the requests aimed at one go to it, so that each body is
+     *        validated (an unknown endpoint would answer 404 to any body)
+     */
+    static List<HostileRequest> corpus(String key, long webhookId) {
+        HostileRequests requests = new HostileRequests(key, webhookId);
         requests.malformedJson();
         requests.badEncodings();
         requests.badFieldsAndTypes();
@@ -63,6 +69,7 @@ final class HostileRequests {
         requests.badSearches();
         requests.badMerges();
         requests.badWebhooks();
+        requests.ambiguousFramingOnTheAdminSocket();
         return List.copyOf(requests.corpus);
     }
 
@@ -179,6 +186,12 @@ final class HostileRequests {
                 "offset=%20", "limit=%E2%80%8B5")) {
             get("paging " + query, "/api/v1/donors?" + query);
         }
+        // A search's continuation (docs/api.md, Paging a search): only with q, once, a positive id of the caller's.
+        for (String query : List.of("after=1", "q=a&after=0", "q=a&after=-1", "q=a&after=abc", "q=a&after=01",
+                "q=a&after=%2B1", "q=a&after=1e3", "q=a&after=1.5", "q=a&after=99999999999999999999", "q=a&after=",
+                "q=a&after", "q=a&after=1&after=2", "q=a&after=999999999")) {
+            get("search continuation " + query, "/api/v1/donors?" + query);
+        }
         for (String id : List.of("abc", "0", "-1", "1.5", "99999999999999999999999", "1%00", "%2e%2e", "1%20", "0x1", "%F0%9F%98%80")) {
             get("GET donor id " + id, "/api/v1/donors/" + id);
             post("modify donor id " + id, "/api/v1/donors/" + id, "application/json", utf8("{\"city\":\"Paris\"}"));
@@ -285,6 +298,13 @@ final class HostileRequests {
                 "{\"url\":\"https://[::ffff:10.0.0.1]/\"}", "{\"url\":\"https://169.254.169.254/latest/meta-data\"}",
                 "{\"url\":\"https://[fd00::1]/\"}", "{\"url\":\"https://[64:ff9b::a00:1]/\"}",
                 "{\"url\":\"https://0.0.0.0/\"}", "{\"url\":\"https://user:pw@example.org/\"}",
+                "{\"url\":\"https://192.0.0.192/\"}", "{\"url\":\"https://168.63.129.16/\"}",
+                "{\"url\":\"https://198.18.0.1/\"}", "{\"url\":\"https://203.0.113.1/\"}",
+                "{\"url\":\"https://[fec0::1]/\"}", "{\"url\":\"https://[::ffff:0:7f00:1]/\"}",
+                "{\"url\":\"https://[100::1]/\"}", "{\"url\":\"https://[2001:db8::1]/\"}",
+                "{\"url\":\"https://[5f00::1]/\"}", "{\"url\":\"https://example.org:0/\"}",
+                "{\"url\":\"https://example.org:99999/\"}",
+                "{\"url\":\"https://example.org/\",\"secret\":\"whsec_" + "A".repeat(32) + "\"}",
                 "{\"url\":\"https://example.org/#x\"}", "{\"url\":\"https://exa mple.org/\"}",
                 "{\"url\":\"https://example.org/\u0000\"}", "{\"url\":\"https://example.org/" + "a".repeat(2_000) + "\"}",
                 "{\"url\":\"https://example.org/\",\"secret\":\"whsec_short\"}",
@@ -300,10 +320,25 @@ final class HostileRequests {
                 "{\"url\":\"https://example.org/\",\"colour\":1}")) {
             post("webhook body " + shorten(body), "/api/v1/webhooks", "application/json", utf8(body));
         }
-        for (String body : List.of("{\"grace_seconds\":-1}", "{\"grace_seconds\":604801}",
-                "{\"grace_seconds\":1e999999999}", "{\"grace_seconds\":\"60\"}", "{\"grace\":60}")) {
-            post("rotation body " + shorten(body), "/api/v1/webhooks/999999/rotate-secret", "application/json", utf8(body));
+        String endpoint = "/api/v1/webhooks/" + webhookId;
+        for (String body : List.of("", "[]", "null", "{\"url\":null}", "{\"url\":\"https://10.0.0.1/\"}",
+                "{\"url\":\"ftp://example.org/\"}", "{\"description\":3}", "{\"state\":\"paused\"}",
+                "{\"state\":null}", "{\"since\":\"" + "A".repeat(44) + "\"}", "{\"since\":3}",
+                "{\"secret\":\"whsec_" + "A".repeat(32) + "\"}", "{\"ignore_keys\":[999999]}",
+                "{\"ignore_keys\":[1],\"colour\":1}", "{\"description\":\"ok\",\"url\":\"https://[::1]/\"}")) {
+            post("modify body " + shorten(body), endpoint, "application/json", utf8(body));
         }
+        for (String body : List.of("{\"grace_seconds\":-1}", "{\"grace_seconds\":604801}",
+                "{\"grace_seconds\":1e999999999}", "{\"grace_seconds\":\"60\"}", "{\"grace\":60}", "[]", "null",
+                "{\"grace_seconds\":1.5}")) {
+            post("rotation body " + shorten(body), endpoint + "/rotate-secret", "application/json", utf8(body));
+        }
+        for (String body : List.of("{\"x\":1}", "[]", "null", "{\"id\":" + webhookId + "}")) {
+            post("removal body " + shorten(body), endpoint + "/remove", "application/json", utf8(body));
+        }
+        raw("POST on an endpoint's secret", request("POST", endpoint + "/secret", "application/json", utf8("{}")));
+        post("rotation of an unknown endpoint", "/api/v1/webhooks/999999/rotate-secret", "application/json",
+                utf8("{\"grace_seconds\":60}"));
         get("an unknown endpoint", "/api/v1/webhooks/999999");
         get("an endpoint id with a leading zero", "/api/v1/webhooks/01");
         get("the secret of an unknown endpoint", "/api/v1/webhooks/999999/secret");
@@ -441,6 +476,16 @@ final class HostileRequests {
                     utf8("{\"type\":\"organization\",\"organization_name\":\"" + name + "\"}"));
             post("modify to an invisible last name " + name, "/api/v1/donors/1", "application/json",
                     utf8("{\"last_name\":\"" + name + "\"}"));
+        }
+    }
+
+    // The admin socket frames requests by the API port's rules: each of these is one 400, never two answers.
+    private void ambiguousFramingOnTheAdminSocket() {
+        String live = "GET /observe/health/live HTTP/1.1\r\nHost: x\r\n";
+        for (String framing : List.of("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                "Content-Length: 0\r\nContent-Length: 47\r\n\r\n", "Transfer-Encoding: gzip\r\n\r\n")) {
+            corpus.add(new HostileRequest("admin socket: " + printable(framing.strip()),
+                    (live + framing + live + "\r\n").getBytes(StandardCharsets.ISO_8859_1), 400, Port.ADMIN));
         }
     }
 
