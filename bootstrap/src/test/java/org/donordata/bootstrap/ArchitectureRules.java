@@ -14,6 +14,7 @@ import java.nio.file.Path;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
@@ -23,6 +24,15 @@ import com.tngtech.archunit.lang.ArchRule;
  * {@link ArchitectureRulesCatchViolationsTest} shows each rule failing on a bad class.
  */
 final class ArchitectureRules {
+
+    /**
+     * The main code of every module, not its tests: ArchUnit's own option leaves out the test-classes folders, and this
+     * also the modules' test jars (the application's, which holds the shared test helpers, is on this module's class
+     * path as a jar when Maven runs after the package phase).
+     */
+    static final ImportOption MAIN_CODE = location -> new ImportOption.DoNotIncludeTests().includes(location)
+            && !location.contains("-tests.jar");
+
 
     static final String DOMAIN = "org.donordata.domain..";
     static final String APPLICATION = "org.donordata.application..";

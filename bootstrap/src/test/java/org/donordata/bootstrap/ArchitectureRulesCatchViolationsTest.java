@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.donordata.adapters.cli.archfixture.CliUsingHttpAdapter;
 import org.donordata.adapters.http.archfixture.HttpUsingSqlAdapter;
@@ -112,7 +111,7 @@ class ArchitectureRulesCatchViolationsTest {
 
     // Imported once: importing every module's classes takes seconds.
     private static final JavaClasses PRODUCTION_AND_VIOLATORS = new ClassFileImporter()
-            .withImportOption(location -> new ImportOption.DoNotIncludeTests().includes(location)
+            .withImportOption(location -> ArchitectureRules.MAIN_CODE.includes(location)
                     || location.contains("/archfixture/") || location.contains("/org/donordata/stray/"))
             .importPackages("org.donordata");
 }

@@ -2,7 +2,6 @@ package org.donordata.bootstrap;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
     private static final JavaClasses PRODUCTION = new ClassFileImporter()
-            .withImportOption(new ImportOption.DoNotIncludeTests())
+            .withImportOption(ArchitectureRules.MAIN_CODE)
             .importPackages("org.donordata");
 
     @Test

@@ -18,6 +18,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -39,6 +40,7 @@ import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
 import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchWords;
+import org.donordata.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -454,15 +456,15 @@ class DonorCommandsTest {
         Process importing = ServiceProcess.command(database.env(), "import", "--application", "1", file.toString())
                 .redirectOutput(dir.resolve("import.out").toFile()).redirectError(dir.resolve("import.err").toFile())
                 .start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        long stored = 0;
-        while (importing.isAlive() && System.nanoTime() < deadline && (stored = count(1)) < 2_000) {
-            Thread.sleep(20);
+        try {
+            Await.until("2,000 rows stored by the import", Duration.ofSeconds(60),
+                    () -> count(1) >= 2_000 || !importing.isAlive());
+        } finally {
+            importing.destroyForcibly().waitFor();
         }
-        importing.destroyForcibly().waitFor();
         long atKill = count(1);
-        assertTrue(atKill >= 2_000 && atKill < rows, "killed after " + atKill + " of " + rows + " rows (last seen "
-                + stored + "); " + Files.readString(dir.resolve("import.err")));
+        assertTrue(atKill >= 2_000 && atKill < rows, "killed after " + atKill + " of " + rows + " rows; "
+                + Files.readString(dir.resolve("import.err")));
 
         Result again = importInto(1, file);
 

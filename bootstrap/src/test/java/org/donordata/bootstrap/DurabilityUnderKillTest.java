@@ -72,20 +72,27 @@ class DurabilityUnderKillTest {
         ConcurrentLinkedQueue<Create> unanswered = new ConcurrentLinkedQueue<>();
 
         for (int cycle = 0; cycle < cycles; cycle++) {
-            ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"));
-            ApiClient client = new ApiClient(service.port());
-            retry(client, unanswered, acknowledged);
             AtomicBoolean running = new AtomicBoolean(true);
-            try (ExecutorService clients = Executors.newFixedThreadPool(CLIENTS)) {
-                List<Future<?>> load = new ArrayList<>();
-                for (int c = 0; c < CLIENTS; c++) {
-                    load.add(clients.submit(() -> createUntilStopped(client, running, sent, acknowledged, unanswered)));
-                }
-                Thread.sleep(ThreadLocalRandom.current().nextLong(300, 900));
-                service.kill();
-                running.set(false);
-                for (Future<?> finished : load) {
-                    finished.get();
+            try (ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"))) {
+                ApiClient client = new ApiClient(service.port());
+                retry(client, unanswered, acknowledged);
+                try (ExecutorService clients = Executors.newFixedThreadPool(CLIENTS)) {
+                    List<Future<?>> load = new ArrayList<>();
+                    try {
+                        for (int c = 0; c < CLIENTS; c++) {
+                            load.add(clients.submit(() -> createUntilStopped(client, running, sent, acknowledged,
+                                    unanswered)));
+                        }
+                        // Killed at a moment the test does not choose: somewhere in the middle of the writes.
+                        Thread.sleep(ThreadLocalRandom.current().nextLong(300, 900));
+                        service.kill();
+                    } finally {
+                        // Stops the clients before their pool is closed, also when something above failed.
+                        running.set(false);
+                    }
+                    for (Future<?> finished : load) {
+                        finished.get();
+                    }
                 }
             }
         }

@@ -140,56 +140,58 @@ class OperatingTest {
     void sigtermFinishesRequestsInFlightCommitsAndExitsZero() throws Exception {
         Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
                 "DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"));
-        ServiceProcess node = ServiceProcess.start(env, dir.resolve("service.log"));
-        ConcurrentLinkedQueue<Long> created = new ConcurrentLinkedQueue<>();
-        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-        AtomicBoolean stopping = new AtomicBoolean();
-        CountDownLatch warmedUp = new CountDownLatch(200);
-        List<Thread> clients = new ArrayList<>();
-        for (int c = 0; c < 8; c++) {
-            clients.add(Thread.ofPlatform().start(() -> {
-                ApiClient client = new ApiClient(node.port());
-                while (true) {
-                    ApiClient.Response answer;
-                    try {
-                        // ApiClient fails on an answer that is not the envelope.
-                        answer = client.post("/api/v1/donors", KEY, "{\"first_name\":\"Stop\",\"last_name\":\"Test\"}");
-                    } catch (IllegalStateException e) {
-                        // After the stop began, connections are refused or closed: that ends this client.
-                        if (!(e.getCause() instanceof IOException) || !stopping.get()) {
-                            failures.add((stopping.get() ? "" : "before the stop: ") + e.getCause());
+        try (ServiceProcess node = ServiceProcess.start(env, dir.resolve("service.log"))) {
+            ConcurrentLinkedQueue<Long> created = new ConcurrentLinkedQueue<>();
+            ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+            AtomicBoolean stopping = new AtomicBoolean();
+            CountDownLatch warmedUp = new CountDownLatch(200);
+            List<Thread> clients = new ArrayList<>();
+            for (int c = 0; c < 8; c++) {
+                clients.add(Thread.ofPlatform().start(() -> {
+                    ApiClient client = new ApiClient(node.port());
+                    while (true) {
+                        ApiClient.Response answer;
+                        try {
+                            // ApiClient fails on an answer that is not the envelope.
+                            answer = client.post("/api/v1/donors", KEY, "{\"first_name\":\"Stop\",\"last_name\":\"Test\"}");
+                        } catch (IllegalStateException e) {
+                            // After the stop began, connections are refused or closed: that ends this client.
+                            if (!(e.getCause() instanceof IOException) || !stopping.get()) {
+                                failures.add((stopping.get() ? "" : "before the stop: ") + e.getCause());
+                            }
+                            return;
+                        } catch (Throwable unexpected) {
+                            failures.add(String.valueOf(unexpected));
+                            return;
                         }
-                        return;
-                    } catch (Throwable unexpected) {
-                        failures.add(String.valueOf(unexpected));
-                        return;
+                        if (answer.status() != 201) {
+                            failures.add("answered " + answer.status() + ": " + answer.body());
+                            return;
+                        }
+                        created.add(answer.body().getJsonNumber("data").longValue());
+                        warmedUp.countDown();
                     }
-                    if (answer.status() != 201) {
-                        failures.add("answered " + answer.status() + ": " + answer.body());
-                        return;
-                    }
-                    created.add(answer.body().getJsonNumber("data").longValue());
-                    warmedUp.countDown();
-                }
-            }));
-        }
-        assertTrue(warmedUp.await(60, TimeUnit.SECONDS), "200 creates before the stop; " + failures);
-        stopping.set(true);
-        long start = System.nanoTime();
-        int exit = node.terminate();
-        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-        for (Thread client : clients) {
-            assertTrue(client.join(Duration.ofSeconds(20)), "a client still running 20 s after the stop");
-        }
+                }));
+            }
+            assertTrue(warmedUp.await(60, TimeUnit.SECONDS), "200 creates before the stop; " + failures);
+            stopping.set(true);
+            long start = System.nanoTime();
+            int exit = node.terminate();
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            for (Thread client : clients) {
+                assertTrue(client.join(Duration.ofSeconds(20)), "a client still running 20 s after the stop");
+            }
 
-        assertEquals(0, exit, "exit status after SIGTERM");
-        assertTrue(seconds <= 15, "stopped in " + seconds + " s");
-        assertTrue(failures.isEmpty(), failures::toString);
-        assertTrue(created.size() >= 200, "creates before the stop: " + created.size());
-        try (ServiceProcess again = ServiceProcess.start(env, dir.resolve("service-2.log"))) {
-            ApiClient client = new ApiClient(again.port());
-            for (long id : created) {
-                assertEquals(200, client.get("/api/v1/donors/" + id, KEY).status(), "donor " + id + " was answered 201");
+            assertEquals(0, exit, "exit status after SIGTERM");
+            assertTrue(seconds <= 15, "stopped in " + seconds + " s");
+            assertTrue(failures.isEmpty(), failures::toString);
+            assertTrue(created.size() >= 200, "creates before the stop: " + created.size());
+            try (ServiceProcess again = ServiceProcess.start(env, dir.resolve("service-2.log"))) {
+                ApiClient client = new ApiClient(again.port());
+                for (long id : created) {
+                    assertEquals(200, client.get("/api/v1/donors/" + id, KEY).status(),
+                            "donor " + id + " was answered 201");
+                }
             }
         }
     }
