@@ -48,6 +48,12 @@ final class ApiClient {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** A POST of JSON with one more header, such as {@code If-None-Match}. */
+    Response postWith(String path, String key, String header, String value, String json) {
+        return send(request(path, key).header("Content-Type", "application/json").header(header, value)
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     Response postIdempotent(String path, String key, String idempotencyKey, String json) {
         return send(request(path, key).header("Content-Type", "application/json").header("Idempotency-Key", idempotencyKey)
                 .POST(HttpRequest.BodyPublishers.ofString(json)));

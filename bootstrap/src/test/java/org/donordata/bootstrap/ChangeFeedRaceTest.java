@@ -17,7 +17,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -35,7 +36,8 @@ class ChangeFeedRaceTest {
 
     private static final String KEY = "change-feed-race-key-0123456789";
     private static final int WRITERS = 8;
-    private static final Duration WRITING = Duration.ofSeconds(4);
+    /** Writes the writers make at least, counted rather than timed, so a slow machine races as much as a fast one. */
+    private static final int WRITES = 600;
     /** Measures of the feed's visibility taken while the writers write, at least. */
     private static final int PROBES = 20;
 
@@ -87,10 +89,11 @@ class ChangeFeedRaceTest {
         }
         List<Long> known = java.util.Collections.synchronizedList(ids);
         AtomicBoolean writing = new AtomicBoolean(true);
-        AtomicInteger writes = new AtomicInteger();
+        CountDownLatch written = new CountDownLatch(WRITES);
         Map<Long, JsonObject> copy = new ConcurrentHashMap<>();
+        AtomicReference<Map<Long, JsonObject>> stored = new AtomicReference<>();
         try (ExecutorService threads = Executors.newFixedThreadPool(WRITERS + 2)) {
-            Future<String> reader = threads.submit(() -> follow(nodes, copy, writing));
+            Future<String> reader = threads.submit(() -> follow(nodes, copy, stored));
             CountDownLatch probed = new CountDownLatch(PROBES);
             Future<List<Duration>> visibility = threads.submit(() -> probeVisibility(nodes, writing, probed));
             List<Future<?>> writers = new ArrayList<>();
@@ -107,15 +110,16 @@ class ChangeFeedRaceTest {
                             assertEquals(200, node.post("/api/v1/donors/" + id, KEY,
                                     "{\"notes\": \"writer " + writer + " write " + n + "\"}").status());
                         }
-                        writes.incrementAndGet();
+                        written.countDown();
                     }
                     return null;
                 }));
             }
             try {
-                Thread.sleep(WRITING.toMillis());
-                // Writing goes on until the prober has its measures, however slow the machine.
-                probed.await(60, TimeUnit.SECONDS);
+                // Writing goes on until the writers made their writes and the prober has its measures, however slow
+                // the machine (a writer's failure ends the wait early through its future below).
+                assertTrue(written.await(60, TimeUnit.SECONDS), written.getCount() + " writes still to make after 60 s");
+                assertTrue(probed.await(60, TimeUnit.SECONDS), "the prober's measures after 60 s");
             } finally {
                 writing.set(false);
             }
@@ -124,14 +128,15 @@ class ChangeFeedRaceTest {
             }
             // The prober's own failure, if it had one, rather than "too few measures".
             assertVisibleWithinASecond(visibility.get(30, TimeUnit.SECONDS), nodes.size());
+            // What the reader must end with: every donor as stored once writing stopped. A feed that skipped a change
+            // never brings its copy there, and the reader fails after its time-out instead of returning.
+            stored.set(everyDonor(nodes.getFirst()));
             String readerLog = reader.get(60, TimeUnit.SECONDS);
 
-            Map<Long, JsonObject> stored = everyDonor(nodes.getFirst());
-            assertEquals(stored.keySet(), copy.keySet(), readerLog);
-            for (Map.Entry<Long, JsonObject> donor : stored.entrySet()) {
+            assertEquals(stored.get().keySet(), copy.keySet(), readerLog);
+            for (Map.Entry<Long, JsonObject> donor : stored.get().entrySet()) {
                 assertEquals(donor.getValue(), copy.get(donor.getKey()), "donor " + donor.getKey() + "; " + readerLog);
             }
-            assertTrue(writes.get() > 100, "only " + writes + " writes in " + WRITING);
         }
     }
 
@@ -184,28 +189,35 @@ class ChangeFeedRaceTest {
     }
 
     /**
-     * Follows {@code next} from the start, on the nodes in turn, keeping each donor as last handed out. Once writing
-     * has stopped, reads on until two empty pages, more than a second apart, say it has caught up (a change becomes
-     * visible in the feed within a second of its commit).
+     * Follows {@code next} from the start, on the nodes in turn, keeping each donor as last handed out, until the copy
+     * equals what {@code stored} holds once it is set (after writing stopped); 30 s after that it gives up and fails.
      */
-    private static String follow(List<ApiClient> nodes, Map<Long, JsonObject> copy, AtomicBoolean writing)
-            throws InterruptedException {
+    private static String follow(List<ApiClient> nodes, Map<Long, JsonObject> copy,
+            AtomicReference<Map<Long, JsonObject>> stored) {
         String next = "?limit=30";
         int reads = 0;
-        int emptyAfterWriting = 0;
-        while (emptyAfterWriting < 2) {
-            boolean stillWriting = writing.get();
+        long deadline = Long.MAX_VALUE;
+        while (true) {
+            Map<Long, JsonObject> target = stored.get();
+            if (target != null) {
+                if (target.equals(copy)) {
+                    return reads + " reads of the feed";
+                }
+                deadline = Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+                if (System.nanoTime() > deadline) {
+                    return reads + " reads of the feed, and 30 s after writing stopped its copy still differs";
+                }
+            }
             ApiClient node = nodes.get(reads++ % nodes.size());
             JsonObject page = node.get("/api/v1/donors/changes" + next, KEY).body();
             List<JsonValue> donors = page.getJsonArray("data");
             donors.forEach(donor -> copy.put(donor.asJsonObject().getJsonNumber("id").longValue(), donor.asJsonObject()));
             next = page.getJsonObject("paging").getString("next");
-            if (!stillWriting && donors.isEmpty()) {
-                emptyAfterWriting++;
-                Thread.sleep(1_100);
+            if (donors.isEmpty()) {
+                // At the feed's end: a short pause before asking again, not a loop that loads the machine.
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
         }
-        return reads + " reads of the feed";
     }
 
     private static long created(ApiClient node, String name) {

@@ -55,8 +55,12 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         callers.close();
     }
 
+    /**
+     * 100 creates at once are each stored once. That they share commits is shown without a race by
+     * writesQueuedTogetherCommitOnce: how many commits 100 concurrent creates take depends on the machine's timing.
+     */
     @Test
-    void concurrentCreatesShareCommits() throws Exception {
+    void concurrentCreatesAreEachStoredOnce() throws Exception {
         long before = database.writer().commits();
         List<Future<Donor>> creates = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
@@ -70,8 +74,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
 
         assertEquals(100, ids.size());
         assertEquals(100, donors.list(owner, DonorFilter.NONE, 0, 30).size() + donors.list(owner, DonorFilter.NONE, 30, 100).size());
-        long commits = database.writer().commits() - before;
-        assertTrue(commits < 100, "100 concurrent creates took " + commits + " commits");
+        assertTrue(database.writer().commits() - before <= 100, "no create committed twice");
     }
 
     @Test
