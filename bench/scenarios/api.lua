@@ -1,6 +1,7 @@
 -- One wrk script for every scenario. Arguments (after --): SCENARIO MODE KEY ROWS
 --   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix | filtered | upsert | feed | search |
---             searchcommon | duplicates
+--             searchcommon | searchapart | duplicates | history | modifyone | historydeep | createtwin |
+--             duplicatestwin
 --   MODE:     service (the real API) | ceiling (bench/Ceiling.java: same-size answers from memory)
 --   ROWS:     how many donor rows were seeded; the benchmark application owns every row whose
 --             index modulo 10 is not 9 (see bench/Seed.java), ids being index + 1.
@@ -97,6 +98,49 @@ local function searchcommon()
   return get("/api/v1/donors?q=example")
 end
 
+-- An adversarial search: two terms each common (a twentieth of the donors has each first name, over SearchPlan's
+-- 5,000 at 100,000 donors) but never together (a donor has one first name), so the page is walked, not drawn.
+local function searchapart()
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors?q=ada+grace")
+end
+
+-- A seeded donor's history: one record (bench/Seed.java), the cost of the history read itself, which a one-record donor should barely pay.
+local function history()
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors/" .. randomBenchId() .. "/history")
+end
+
+-- Builds one long history: every request modifies donor 1 (run it first, e.g. 100,000 requests, for historydeep).
+local function modifyone()
+  counter = counter + 1
+  local body = string.format('{"notes":"modified by wrk %d"}', counter)
+  if mode == "ceiling" then return post("/modified", body) end
+  return post("/api/v1/donors/1", body)
+end
+
+-- A page of donor 1's history at a random offset in its first BENCH_HISTORY records (after modifyone built them).
+local historyLength = tonumber(os.getenv("BENCH_HISTORY") or "100000")
+local function historydeep()
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors/1/history?limit=30&offset=" .. math.random(0, historyLength - 30))
+end
+
+-- Donors that all share one email and one phone: the first created in a fresh copy of the seeded database is
+-- donor ROWS + 1, whose duplicates duplicatestwin asks for (run createtwin first, in the same list of scenarios).
+local function createtwin()
+  counter = counter + 1
+  local body = string.format('{"first_name":"Twin","last_name":"No %d","email":"twin@example.org","phone":"+44 20 7946 0000"}',
+    counter)
+  if mode == "ceiling" then return post("/created", body) end
+  return post("/api/v1/donors", body)
+end
+
+local function duplicatestwin()
+  if mode == "ceiling" then return get("/one") end
+  return get("/api/v1/donors/" .. (rows + 1) .. "/duplicates")
+end
+
 -- A donor's likely duplicates: the seeded donor beside it shares its phone number (bench/Seed.java).
 local function duplicates()
   if mode == "ceiling" then return get("/one") end
@@ -125,6 +169,12 @@ function request()
   elseif scenario == "search" then return search()
   elseif scenario == "searchcommon" then return searchcommon()
   elseif scenario == "duplicates" then return duplicates()
+  elseif scenario == "searchapart" then return searchapart()
+  elseif scenario == "history" then return history()
+  elseif scenario == "modifyone" then return modifyone()
+  elseif scenario == "historydeep" then return historydeep()
+  elseif scenario == "createtwin" then return createtwin()
+  elseif scenario == "duplicatestwin" then return duplicatestwin()
   end
   error("unknown scenario " .. tostring(scenario))
 end
