@@ -25,11 +25,12 @@ import java.util.function.Predicate;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import org.donordata.testing.TestCertificate;
 
 /**
  * A receiver of webhook messages in its own process (Node.js), which checks every message with Standard Webhooks'
  * reference library (npm standardwebhooks, installed by npm into target/): what a receiver's own code would accept,
- * not what this project's code believes. Plain http, or https with a {@link ReceiverCertificate}.
+ * not what this project's code believes. Plain http, or https with a {@link TestCertificate}.
  */
 final class WebhookReceiver implements AutoCloseable {
 
@@ -89,12 +90,12 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     /** Starts an https receiver on any free port, serving with {@code certificate}. */
-    static WebhookReceiver startHttps(ReceiverCertificate certificate, String mode, String... secrets)
+    static WebhookReceiver startHttps(TestCertificate certificate, String mode, String... secrets)
             throws IOException, InterruptedException {
         return launch(0, mode, certificate, secrets);
     }
 
-    private static WebhookReceiver launch(int port, String mode, ReceiverCertificate certificate, String... secrets)
+    private static WebhookReceiver launch(int port, String mode, TestCertificate certificate, String... secrets)
             throws IOException, InterruptedException {
         install();
         List<String> command = new ArrayList<>(List.of("node", "receiver.cjs"));

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
+import org.donordata.testing.TestCertificate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,14 +49,18 @@ class WebhooksOverHttpsEndToEndTest {
     @TempDir
     static Path dir;
 
-    private ReceiverCertificate certificate;
+    private TestCertificate certificate;
     private ServiceProcess service;
     private ApiClient api;
 
     @BeforeAll
     void start() throws Exception {
-        certificate = ReceiverCertificate.create(dir);
-        Map<String, String> env = new HashMap<>(certificate.trustingEnvironment());
+        certificate = TestCertificate.create(dir);
+        // The service trusts the receiver's certificate, and nothing else, as an operator trusts a private CA: the JDK's
+        // own trust store setting (DONORS_JAVA_OPTS gives it to bin/serve; JAVA_TOOL_OPTIONS to this test's JVM).
+        Path trustStore = certificate.trustStore(dir.resolve("trusted.p12"));
+        Map<String, String> env = new HashMap<>(Map.of("JAVA_TOOL_OPTIONS", "-Djavax.net.ssl.trustStore=" + trustStore
+                + " -Djavax.net.ssl.trustStorePassword=changeit -Djavax.net.ssl.trustStoreType=PKCS12"));
         env.putAll(Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
                 "DONORS_DB_URL", "jdbc:sqlite:" + dir.resolve("donors.db"), "DONORS_RATE_LIMIT_PER_SECOND", "1000000",
                 "DONORS_WEBHOOKS_ALLOW_NETWORKS", "127.0.0.1/32", "DONORS_WEBHOOKS_RETRY_SECONDS", "1",

@@ -29,6 +29,7 @@ import org.donordata.domain.webhooks.WebhookUrl;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.donordata.testing.TestCertificate;
 
 /**
  * What the sender does with what a receiver answers (contract section 16): a redirect is a failure and not followed,

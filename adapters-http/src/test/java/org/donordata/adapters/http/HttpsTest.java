@@ -15,10 +15,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.KeyPairGenerator;
-import java.util.Base64;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -31,9 +27,9 @@ import io.helidon.webserver.WebServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.donordata.testing.TestCertificate;
 
 /** The server with a PEM certificate and key: HTTPS only, TLS 1.2 and 1.3 only. */
 class HttpsTest {
@@ -110,30 +106,6 @@ class HttpsTest {
             assertEquals(0, readUntilClosed(socket.getInputStream()).length);
             assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(CLIENT_TIMEOUT.multipliedBy(3)) < 0);
         }
-    }
-
-    /** A key that is not the certificate's, a file without PEM, a missing file: the start stops, naming file and cause. */
-    @Test
-    void aMismatchedKeyOrAnUnreadablePemFileStopsTheStartWithAClearMessage(@TempDir Path dir) throws Exception {
-        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-        generator.initialize(2048);
-        Path otherKey = Files.writeString(dir.resolve("other-key.pem"), "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(
-                        generator.generateKeyPair().getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n");
-        Path garbage = Files.writeString(dir.resolve("garbage.pem"), "this is not PEM\n");
-
-        assertRefused(certificate.certificateFile(), otherKey, "does not belong to the first certificate");
-        assertRefused(garbage, certificate.keyFile(), "holds no readable PEM certificate");
-        assertRefused(certificate.certificateFile(), garbage, "holds no usable PEM private key");
-        assertRefused(dir.resolve("missing.pem"), certificate.keyFile(), "does not exist");
-    }
-
-    private static void assertRefused(Path certificateFile, Path keyFile, String expected) {
-        HttpSettingsException refused = assertThrows(HttpSettingsException.class, () -> FIXTURE.api().server(
-                SettingsBuilder.loopback().tls(certificateFile, keyFile).build()).start().stop());
-        assertTrue(refused.getMessage().contains(expected), refused.getMessage());
-        assertTrue(refused.getMessage().contains(expected.startsWith("holds no usable") || expected.startsWith("does not b")
-                ? keyFile.getFileName().toString() : certificateFile.getFileName().toString()), refused.getMessage());
     }
 
     private static HttpResponse<String> get(HttpClient client) throws IOException, InterruptedException {

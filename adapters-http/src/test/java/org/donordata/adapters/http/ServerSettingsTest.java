@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.donordata.testing.TestCertificate;
 
 /** What {@link HttpApi#server(HttpSettings)} refuses to build, and how it says so. Nothing here is started. */
 class ServerSettingsTest {

@@ -1,4 +1,4 @@
-package org.donordata.adapters.http;
+package org.donordata.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,15 +20,16 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A self-signed certificate for 127.0.0.1 and localhost, made with the JDK's own keytool and written as the PEM
- * files an operator would have: {@code cert.pem} and {@code key.pem} (PKCS#8).
+ * files an operator would have: {@code cert.pem} and {@code key.pem} (PKCS#8). For the service's TLS port and for
+ * the https receivers the webhook tests run, so it lives with the tests' shared helpers.
  */
-record TestCertificate(Path certificateFile, Path keyFile, X509Certificate certificate, PrivateKey key) {
+public record TestCertificate(Path certificateFile, Path keyFile, X509Certificate certificate, PrivateKey key) {
 
     private static final char[] PASSWORD = "changeit".toCharArray();
     private static TestCertificate shared;
 
     /** One certificate for every test class: keytool takes most of a second. */
-    static synchronized TestCertificate shared() throws IOException, GeneralSecurityException, InterruptedException {
+    public static synchronized TestCertificate shared() throws IOException, GeneralSecurityException, InterruptedException {
         if (shared == null) {
             Path directory = Files.createTempDirectory("donors-tls");
             shared = create(directory);
@@ -40,7 +41,7 @@ record TestCertificate(Path certificateFile, Path keyFile, X509Certificate certi
         return shared;
     }
 
-    static TestCertificate create(Path directory) throws IOException, GeneralSecurityException, InterruptedException {
+    public static TestCertificate create(Path directory) throws IOException, GeneralSecurityException, InterruptedException {
         Path keystore = directory.resolve("server.p12");
         String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
         Process process = new ProcessBuilder(keytool, "-genkeypair", "-alias", "server", "-keyalg", "EC",
@@ -65,32 +66,44 @@ record TestCertificate(Path certificateFile, Path keyFile, X509Certificate certi
     }
 
     /** A PEM private key that belongs to no certificate. */
-    static String otherKeyPem() throws GeneralSecurityException {
+    public static String otherKeyPem() throws GeneralSecurityException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(256);
         return pem("PRIVATE KEY", generator.generateKeyPair().getPrivate().getEncoded());
     }
 
-    static String pem(String type, byte[] der) {
+    public static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n"
                 + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
                 + "\n-----END " + type + "-----\n";
     }
 
-    /** A client context that trusts this certificate only. */
-    SSLContext clientContext() throws GeneralSecurityException, IOException {
+    /** A PKCS#12 trust store, password {@code changeit}, holding this certificate only, written to {@code file}. */
+    public Path trustStore(Path file) throws GeneralSecurityException, IOException {
+        try (var out = Files.newOutputStream(file)) {
+            trusted().store(out, PASSWORD);
+        }
+        return file;
+    }
+
+    private KeyStore trusted() throws GeneralSecurityException, IOException {
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
         trusted.setCertificateEntry("server", certificate);
+        return trusted;
+    }
+
+    /** A client context that trusts this certificate only. */
+    public SSLContext clientContext() throws GeneralSecurityException, IOException {
         TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(trusted);
+        trust.init(trusted());
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, trust.getTrustManagers(), null);
         return context;
     }
 
     /** A server context with this certificate, for control experiments outside Helidon. */
-    SSLContext serverContext() throws GeneralSecurityException, IOException {
+    public SSLContext serverContext() throws GeneralSecurityException, IOException {
         KeyStore keys = KeyStore.getInstance("PKCS12");
         keys.load(null, null);
         keys.setKeyEntry("server", key, PASSWORD, new X509Certificate[] {certificate});
