@@ -106,6 +106,22 @@ public interface DonorRepository {
     boolean changedByOthersAfter(ApplicationId owner, long donorId, ChangePosition after, Set<Long> keys);
 
     /**
+     * Where a store may keep a change back from {@link #changesAfter} for a while (one that a change yet to commit may
+     * still come before: PostgreSQL), the earliest change after {@code after}, in the feed's order, of any of the
+     * owner's donors whose latest change comes after {@code through}; else, and when there is none, empty. What a
+     * webhook endpoint needs to be caught up (docs/api.md, Webhooks): a run read the feed to its end, through
+     * {@code through}, but a donor whose latest change was kept back was not listed, so its earlier changes, though at
+     * or before {@code through} (another key's consent change, before an ignored key's note), were told of by no
+     * message. Every change kept back at that read comes after {@code through}, and so does every change committed
+     * since: asked after that read, the donors past it include each donor kept back at the read, whether or not it
+     * still is (and perhaps some changed since). A change whose place in the feed was not recorded (one stored before
+     * the store kept it) counts as not after: it is older than every position handed out since.
+     *
+     * @param through where a read of the feed to its end stood (the last change it listed, or where it started)
+     */
+    Optional<ChangePosition> hiddenChangesFloor(ApplicationId owner, ChangePosition after, ChangePosition through);
+
+    /**
      * The position after the owner's latest change that {@link #changesAfter} can hand out now: reading from it gives
      * every change committed after this call (and perhaps some committed just before).
      */

@@ -40,6 +40,13 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     private final Map<KeyOf, KeyUse> keys = new HashMap<>();
     private final List<OwnedRecord> trail = new ArrayList<>();
     private long changes;
+    /**
+     * The number of a change held open ({@link #holdAChangeOpen}): the feed keeps back every change from it on, as
+     * PostgreSQL's keeps back those at or above its oldest running transaction. Long.MAX_VALUE while none is.
+     */
+    private long keptBackFrom = Long.MAX_VALUE;
+    /** Whether the store has kept a change back, and so answers hiddenChangesFloor as PostgreSQL's does. */
+    private boolean keepsChangesBack;
 
     /** A record, and the number of the change it records, as the trail's change_seq column holds it. */
     private record OwnedRecord(ApplicationId owner, AuditRecord record, long change) {
@@ -49,6 +56,26 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         rows.clear();
         keys.clear();
         trail.clear();
+    }
+
+    /**
+     * Begins a change that does not commit yet, as another node's transaction on PostgreSQL: it takes the next change
+     * number, and until {@link #commitHeldChange} the feed (changesAfter, changeEventsAfter, latestChange) hands out no
+     * donor whose latest change comes from it on, as PostgreSQL's feed does. From now on the store answers
+     * hiddenChangesFloor as PostgreSQL's does.
+     */
+    public synchronized void holdAChangeOpen() {
+        keepsChangesBack = true;
+        keptBackFrom = ++changes;
+    }
+
+    /** The change held open commits (it changed no donor): the feed hands out every change again. */
+    public synchronized void commitHeldChange() {
+        keptBackFrom = Long.MAX_VALUE;
+    }
+
+    private boolean handedOut(Row row) {
+        return row.change() < keptBackFrom;
     }
 
     public synchronized int size() {
@@ -86,7 +113,7 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
 
     @Override
     public synchronized List<Changed> changesAfter(ApplicationId owner, ChangePosition after, int count) {
-        return rows.stream().filter(row -> row.owner().equals(owner))
+        return rows.stream().filter(row -> row.owner().equals(owner) && handedOut(row))
                 .map(row -> new Changed(DonorDocuments.render(row.donor()), new ChangePosition(row.change(), row.donor().id())))
                 .filter(changed -> changed.position().compareTo(after) > 0)
                 .sorted(Comparator.comparing(Changed::position)).limit(DonorRepository.checkedCount(count)).toList();
@@ -94,7 +121,7 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
 
     @Override
     public synchronized List<ChangeEvent> changeEventsAfter(ApplicationId owner, ChangePosition after, int count) {
-        return rows.stream().filter(row -> row.owner().equals(owner))
+        return rows.stream().filter(row -> row.owner().equals(owner) && handedOut(row))
                 .filter(row -> new ChangePosition(row.change(), row.donor().id()).compareTo(after) > 0)
                 .sorted(Comparator.comparing(row -> new ChangePosition(row.change(), row.donor().id())))
                 .limit(DonorRepository.checkedCount(count))
@@ -123,9 +150,26 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
                 .anyMatch(owned -> owned.record().actor().keyId().map(key -> !keys.contains(key)).orElse(true));
     }
 
+    // Walks every record of the donors past through, rather than each chain back while it comes after `after`: the
+    // same answer, as PostgreSQL's store gives it (ChangeEvents).
+    @Override
+    public synchronized Optional<ChangePosition> hiddenChangesFloor(ApplicationId owner, ChangePosition after,
+            ChangePosition through) {
+        if (!keepsChangesBack) {
+            return Optional.empty();
+        }
+        Set<Long> past = rows.stream().filter(row -> row.owner().equals(owner)
+                        && new ChangePosition(row.change(), row.donor().id()).compareTo(through) > 0)
+                .map(row -> row.donor().id()).collect(Collectors.toSet());
+        return trail.stream().filter(owned -> owned.owner().equals(owner))
+                .flatMap(owned -> owned.record().donorId().filter(past::contains)
+                        .map(id -> new ChangePosition(owned.change(), id)).stream())
+                .filter(position -> position.compareTo(after) > 0).min(Comparator.naturalOrder());
+    }
+
     @Override
     public synchronized ChangePosition latestChange(ApplicationId owner) {
-        return rows.stream().filter(row -> row.owner().equals(owner))
+        return rows.stream().filter(row -> row.owner().equals(owner) && handedOut(row))
                 .map(row -> new ChangePosition(row.change(), row.donor().id())).max(Comparator.naturalOrder())
                 .orElse(ChangePosition.START);
     }

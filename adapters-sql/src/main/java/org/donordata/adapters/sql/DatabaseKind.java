@@ -166,7 +166,7 @@ public interface DatabaseKind {
     /** An instant as a JDBC statement binds it to a timestamp column. */
     Object stored(Instant instant);
 
-    // The three below default to a database whose writes take turns (SQLite's write lock, MariaDB's write turn): change
+    // The four below default to a database whose writes take turns (SQLite's write lock, MariaDB's write turn): change
     // numbers and ids are drawn in commit order, so every change a read sees is final and a donor can be numbered as
     // it is inserted. PostgreSQL, whose writers run concurrently, overrides them.
 
@@ -176,6 +176,11 @@ public interface DatabaseKind {
      */
     default Condition changesFinal(Field<Long> changeSeq) {
         return DSL.noCondition();
+    }
+
+    /** Whether {@link #changesFinal} may keep a change a read sees from the sync feed for a while: by default never. */
+    default boolean keepsChangesBack() {
+        return false;
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.Optional;
 import org.donordata.application.ChangeEvent;
 import org.donordata.application.ChangeTokens;
 import org.donordata.application.DonorRepository;
+import org.donordata.domain.ChangePosition;
 import org.donordata.domain.webhooks.DeliveryState;
 import org.donordata.domain.webhooks.FailurePolicy;
 import org.donordata.domain.webhooks.WebhookMessage;
@@ -133,9 +134,14 @@ public final class WebhookDelivery {
                 savedAt = answered;
             }
         }
-        if (events.size() <= limit) {
-            // Read to the feed's end: every change up to here was told or rightly passed over (passedOver).
-            state = state.caughtUp();
+        if (!events.isEmpty() && events.size() <= limit) {
+            // Read to the feed's end: every change up to here was told or rightly passed over (passedOver), but those
+            // of a donor whose latest change the feed kept back (PostgreSQL, while an older transaction runs): it was
+            // not read, so its earlier changes stay after where the endpoint is caught up. Asked once a run, and only
+            // of a run that read something: an idle run leaves the caught-up position as it was.
+            Optional<ChangePosition> keptBack = donors.hiddenChangesFloor(endpoint.owner(),
+                    endpoint.state().caughtUpThrough(), state.deliveredThrough());
+            state = keptBack.isPresent() ? state.caughtUpBelow(keptBack.get()) : state.caughtUp();
         }
         boolean stored = state.equals(endpoint.state())
                 || endpoints.saveState(endpoint.id(), endpoint.revision(), node, state);

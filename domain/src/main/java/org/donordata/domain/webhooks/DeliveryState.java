@@ -111,6 +111,33 @@ public record DeliveryState(ChangePosition deliveredThrough, ChangePosition caug
     }
 
     /**
+     * {@link #caughtUp}, but only below {@code floor}: the earliest change, since where it was caught up, of a donor the
+     * run did not read because the feed kept its latest change back (a change still to commit could come before it).
+     * Such a donor's earlier changes lie among those the run read past, yet no message told of them: they must stay
+     * after where the endpoint is caught up, so that the donor, once handed out, is passed over only when every one of
+     * them was an ignored key's (docs/api.md, Webhooks). Caught up through the last position before {@code floor} when
+     * it has delivered that far, else through where it has delivered; never back from where it was.
+     */
+    public DeliveryState caughtUpBelow(ChangePosition floor) {
+        if (deliveredThrough.compareTo(floor) < 0) {
+            return caughtUp();
+        }
+        ChangePosition through = justBefore(floor).filter(before -> before.compareTo(caughtUpThrough) > 0)
+                .orElse(caughtUpThrough);
+        return new DeliveryState(deliveredThrough, through, disabledReason, lastSuccessAt, lastFailureAt, lastFailure,
+                consecutiveFailures, failingSince, nextAttemptAt);
+    }
+
+    /** The last position before {@code position} in the feed's order (change, then donor); none before the start. */
+    private static Optional<ChangePosition> justBefore(ChangePosition position) {
+        if (position.donorId() > 0) {
+            return Optional.of(new ChangePosition(position.change(), position.donorId() - 1));
+        }
+        return position.change() > 0 ? Optional.of(new ChangePosition(position.change() - 1, Long.MAX_VALUE))
+                : Optional.empty();
+    }
+
+    /**
      * Replay: delivery goes on from {@code position}, earlier or later than where it stood, at once. Caught up through
      * the earlier of {@code position} and where it was caught up: a change before {@code position} of a donor whose
      * latest change comes after it may not have been told yet, so it still keeps an ignored key's change of that donor

@@ -107,4 +107,23 @@ class DeliveryStateTest {
         assertThrows(IllegalArgumentException.class, () -> new DeliveryState(FIRST, SECOND, Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), 0, Optional.empty(), Optional.empty()));
     }
+
+    /**
+     * Below the earliest change of a donor the feed kept back (docs/api.md, Webhooks): caught up through the last
+     * position before it, so that change still comes after; where it has delivered through when that is before it;
+     * never back from where it was.
+     */
+    @Test
+    void itIsCaughtUpOnlyBelowAChangeTheFeedKeptBack() {
+        DeliveryState behind = DeliveryState.startingAfter(FIRST).delivered(new ChangePosition(20, 2), T0);
+
+        assertEquals(new ChangePosition(15, 6), behind.caughtUpBelow(new ChangePosition(15, 7)).caughtUpThrough());
+        assertEquals(new ChangePosition(14, Long.MAX_VALUE),
+                behind.caughtUpBelow(new ChangePosition(15, 0)).caughtUpThrough(), "the last position of change 14");
+        assertEquals(new ChangePosition(20, 2), behind.caughtUpBelow(new ChangePosition(20, 3)).caughtUpThrough(),
+                "delivered through, before the change kept back");
+        assertEquals(FIRST, behind.caughtUpBelow(new ChangePosition(10, 3)).caughtUpThrough(),
+                "a change at or before where it was caught up moves nothing back");
+        assertEquals(new ChangePosition(20, 2), behind.caughtUpBelow(new ChangePosition(20, 3)).deliveredThrough());
+    }
 }

@@ -27,20 +27,24 @@ import org.jooq.Field;
 import org.jooq.Name;
 import org.jooq.Param;
 import org.jooq.Record1;
+import org.jooq.Record2;
 import org.jooq.Select;
 import org.jooq.impl.DSL;
 
 /**
  * The feed as webhook messages tell of it: the sync feed's statement ({@link DonorQueries#changes}, so the same changes
  * in the same order), selecting only what a message says, and the key of each change from the donor's latest trail
- * record (which the donor's row names). And where the feed stands now, from which a new endpoint starts; and whether a
- * donor had a change since a position that some keys did not make.
+ * record (which the donor's row names). And where the feed stands now, from which a new endpoint starts; whether a
+ * donor had a change since a position that some keys did not make; and the earliest change since a position of the
+ * donors past where a run read the feed to (the feed may have kept them back).
  *
  * @param events a page of changes, as events
  * @param latest the position of the owner's latest change the feed can hand out now
  * @param othersChanged {@link DonorRepository#changedByOthersAfter}: one row when such a change exists, else none
+ * @param hiddenFloor {@link DonorRepository#hiddenChangesFloor}: the earliest such change's number and donor, or no
+ *        row; none where the database never keeps a change back from the feed
  */
-record ChangeEvents(Statement events, Statement latest, Statement othersChanged) {
+record ChangeEvents(Statement events, Statement latest, Statement othersChanged, Optional<Statement> hiddenFloor) {
 
     private static final Field<Long> CHANGED_BY = DSL.field(DSL.select(AUDIT_TRAIL.ACTOR_KEY_ID).from(AUDIT_TRAIL)
             .where(AUDIT_TRAIL.ID.eq(DONORS.LAST_RECORD_ID))).as("changed_by");
@@ -57,6 +61,12 @@ record ChangeEvents(Statement events, Statement latest, Statement othersChanged)
     private static final long NO_KEY = -1;
     private static final Name CHAIN = DSL.name("chain");
     private static final Field<Long> CHAINED = DSL.field(DSL.name("chain", "id"), Long.class);
+    /** Where the run that asks {@link #hiddenFloor} read the feed to: the donors past it are walked. */
+    private static final Param<Long> THROUGH_CHANGE = DSL.param("p_through_change", Long.class);
+    private static final Param<Long> THROUGH_DONOR = DSL.param("p_through_donor", Long.class);
+    private static final Name HIDDEN = DSL.name("hidden");
+    private static final Field<Long> HIDDEN_DONOR = DSL.field(DSL.name("hidden", "donor_id"), Long.class);
+    private static final Field<Long> HIDDEN_RECORD = DSL.field(DSL.name("hidden", "id"), Long.class);
 
     static ChangeEvents of(DatabaseKind kind) {
         DSLContext renderer = DSL.using(kind.dialect());
@@ -65,7 +75,9 @@ record ChangeEvents(Statement events, Statement latest, Statement othersChanged)
                         .where(DONORS.APPLICATION_ID.eq(DonorQueries.APPLICATION),
                                 kind.changesFinal(DONORS.CHANGE_SEQ))
                         .orderBy(DONORS.CHANGE_SEQ.desc(), DONORS.ID.desc()).limit(DSL.inline(1))),
-                Statement.render(renderer, othersChangedQuery()));
+                Statement.render(renderer, othersChangedQuery()),
+                kind.keepsChangesBack() ? Optional.of(Statement.render(renderer, hiddenFloorQuery()))
+                        : Optional.empty());
     }
 
     /**
@@ -88,6 +100,30 @@ record ChangeEvents(Statement events, Statement latest, Statement othersChanged)
                 .on(AUDIT_TRAIL.ID.eq(CHAINED))
                 .where(AUDIT_TRAIL.CHANGE_SEQ.isNull().or(afterPosition.andNot(asked)))
                 .limit(DSL.inline(1));
+    }
+
+    /**
+     * The owner's donors whose latest change comes after where the run read to (THROUGH_CHANGE, THROUGH_DONOR), on the
+     * index (application, change_seq, id) of V4: few, those the feed kept back then (changed since the oldest
+     * transaction then running began) and those changed since. For each, its chain of records (V12) is walked from its
+     * latest back, by primary key, while each comes at or after the change number of the position asked about (CHANGE,
+     * ID; V16 gave each record its change's number); the earliest record after that position is the answer. A record
+     * without a number (written before V16) ends the walk and is not counted: it is older than every position handed
+     * out since. Each step goes to a smaller id, as othersChangedQuery's does, so a chain broken into a loop ends.
+     */
+    private static Select<?> hiddenFloorQuery() {
+        CommonTableExpression<Record2<Long, Long>> hidden = HIDDEN.fields("donor_id", "id").as(
+                DSL.select(DONORS.ID, DONORS.LAST_RECORD_ID).from(DONORS)
+                        .where(DONORS.APPLICATION_ID.eq(DonorQueries.APPLICATION),
+                                DSL.row(DONORS.CHANGE_SEQ, DONORS.ID).gt(THROUGH_CHANGE, THROUGH_DONOR))
+                        .unionAll(DSL.select(HIDDEN_DONOR, AUDIT_TRAIL.PREVIOUS_ID).from(AUDIT_TRAIL)
+                                .join(DSL.table(HIDDEN)).on(AUDIT_TRAIL.ID.eq(HIDDEN_RECORD))
+                                .where(AUDIT_TRAIL.PREVIOUS_ID.lt(AUDIT_TRAIL.ID),
+                                        AUDIT_TRAIL.CHANGE_SEQ.ge(DonorQueries.CHANGE))));
+        return DSL.withRecursive(hidden).select(AUDIT_TRAIL.CHANGE_SEQ, HIDDEN_DONOR).from(AUDIT_TRAIL).join(hidden)
+                .on(AUDIT_TRAIL.ID.eq(HIDDEN_RECORD))
+                .where(DSL.row(AUDIT_TRAIL.CHANGE_SEQ, HIDDEN_DONOR).gt(DonorQueries.CHANGE, DonorQueries.ID))
+                .orderBy(AUDIT_TRAIL.CHANGE_SEQ, HIDDEN_DONOR).limit(DSL.inline(1));
     }
 
     /** What {@link #othersChanged} is bound to, for the owner's donor, a position and at most MAX_KEYS_ASKED keys. */
@@ -131,6 +167,20 @@ record ChangeEvents(Statement events, Statement latest, Statement othersChanged)
             }
         }
         return events;
+    }
+
+    /** What {@link #hiddenFloor} is bound to: the owner, the position asked about, and where the run read to. */
+    static Bindings hiddenFloorBindings(DatabaseKind kind, ApplicationId owner, ChangePosition after,
+            ChangePosition through) {
+        return new Bindings(kind).set(DonorQueries.APPLICATION, owner.value()).set(DonorQueries.CHANGE, after.change())
+                .set(DonorQueries.ID, after.donorId()).set(THROUGH_CHANGE, through.change())
+                .set(THROUGH_DONOR, through.donorId());
+    }
+
+    static Optional<ChangePosition> readFloor(PreparedStatement query) throws SQLException {
+        try (ResultSet rows = query.executeQuery()) {
+            return rows.next() ? Optional.of(new ChangePosition(rows.getLong(1), rows.getLong(2))) : Optional.empty();
+        }
     }
 
     static ChangePosition readLatest(PreparedStatement query) throws SQLException {

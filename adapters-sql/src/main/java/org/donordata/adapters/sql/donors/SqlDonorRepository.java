@@ -178,6 +178,17 @@ public final class SqlDonorRepository implements DonorRepository {
                 keys), ChangeEvents::readOthersChanged);
     }
 
+    // Where the database never keeps a change back from the feed, there is nothing to ask.
+    @Override
+    public Optional<ChangePosition> hiddenChangesFloor(ApplicationId owner, ChangePosition after,
+            ChangePosition through) {
+        if (events.hiddenFloor().isEmpty()) {
+            return Optional.empty();
+        }
+        return read(events.hiddenFloor().get(), ChangeEvents.hiddenFloorBindings(queries.kind(), owner, after,
+                through), ChangeEvents::readFloor);
+    }
+
     @Override
     public ChangePosition latestChange(ApplicationId owner) {
         return read(events.latest(), new Bindings(queries.kind()).set(DonorQueries.APPLICATION, owner.value()),

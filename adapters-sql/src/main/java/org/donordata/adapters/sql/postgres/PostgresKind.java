@@ -143,6 +143,12 @@ public final class PostgresKind implements DatabaseKind {
         return changeSeq.lt(OLDEST_RUNNING.plus(DSL.field(DSL.select(SEQUENCING.CHANGE_OFFSET).from(SEQUENCING))));
     }
 
+    // A change at or above the oldest transaction still running, until that transaction ends.
+    @Override
+    public boolean keepsChangesBack() {
+        return true;
+    }
+
     @Override
     public boolean numbersAtInsert() {
         return false;
