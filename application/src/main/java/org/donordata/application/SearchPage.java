@@ -36,7 +36,7 @@ public record SearchPage(List<DonorDocument> items, PageRequest request, long af
     }
 
     /**
-     * The page before this one past the same donor, offset clamped at 0 (contract section 3 within {@code after});
+     * The page before this one past the same donor, offset clamped at 0 (docs/api.md, "Paging a search");
      * none at offset 0, where the page before began past another donor, which this page does not know.
      */
     public Optional<From> previous() {

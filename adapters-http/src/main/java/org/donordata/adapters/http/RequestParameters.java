@@ -142,8 +142,8 @@ final class RequestParameters {
     private static final String AFTER = "after";
 
     /**
-     * The parameters a list of donors takes, in the order its links repeat them (contract sections 3 and 8; a search's
-     * {@code after} right after its q, docs/api.md, "Searching (q)").
+     * The parameters a list of donors takes, in the order its links repeat them (docs/api.md, "Paging" and "Finding donors
+     * (filters)"; a search's {@code after} right after its q, "Paging a search").
      */
     private static final List<String> LIST_PARAMETERS = List.of("limit", "offset", "q", AFTER, DonorField.EMAIL.key(),
             DonorField.EXTERNAL_ID.key(), DonorField.TYPE.key(), "created_since", "updated_since");
