@@ -8,36 +8,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.donordata.domain.EmailAddress;
-import org.flywaydb.core.api.MigrationVersion;
+import org.donordata.adapters.sql.StoredDataMigration;
 import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Migration 5.1, on both databases: stores the folded form of every address stored before V5 added the column. In Java,
  * because the folding must be the service's own (neither database folds case the same way), a batch at a time.
  */
-public final class FoldStoredEmails implements JavaMigration {
+public final class FoldStoredEmails extends StoredDataMigration {
 
     private static final int BATCH = 1_000;
 
-    @Override
-    public MigrationVersion getVersion() {
-        return MigrationVersion.fromVersion("5.1");
-    }
-
-    @Override
-    public String getDescription() {
-        return "fold stored emails";
-    }
-
-    @Override
-    public Integer getChecksum() {
-        return 51;
-    }
-
-    @Override
-    public boolean canExecuteInTransaction() {
-        return true;
+    public FoldStoredEmails() {
+        super("5.1", "fold stored emails");
     }
 
     @Override

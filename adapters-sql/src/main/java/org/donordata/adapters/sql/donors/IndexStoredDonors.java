@@ -13,9 +13,8 @@ import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchWords;
-import org.flywaydb.core.api.MigrationVersion;
+import org.donordata.adapters.sql.StoredDataMigration;
 import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * A migration, on every database, that stores entries of {@code donor_words} (V9) for every donor stored before: in
@@ -23,7 +22,7 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * {@value #REPORT_EVERY} donors, since a large database takes a while (16 s for 1,111,111 donors on SQLite here, the
  * service's start included, for the search words; docs/performance.md, "Search").
  */
-public abstract sealed class IndexStoredDonors implements JavaMigration {
+public abstract sealed class IndexStoredDonors extends StoredDataMigration {
 
     private static final System.Logger LOG = System.getLogger(IndexStoredDonors.class.getName());
     private static final int BATCH = 1_000;
@@ -36,12 +35,8 @@ public abstract sealed class IndexStoredDonors implements JavaMigration {
     private static final List<DonorField> READ = List.of(DonorField.TYPE, DonorField.FIRST_NAME, DonorField.LAST_NAME,
             DonorField.ORGANIZATION_NAME, DonorField.EMAIL, DonorField.PHONE, DonorField.POSTAL_CODE);
 
-    private final String version;
-    private final String description;
-
     private IndexStoredDonors(String version, String description) {
-        this.version = version;
-        this.description = description;
+        super(version, description);
     }
 
     /** Migration 9.1: the search words (SearchWords). */
@@ -69,27 +64,6 @@ public abstract sealed class IndexStoredDonors implements JavaMigration {
     }
 
     abstract Set<String> entries(DonorDetails details);
-
-    @Override
-    public MigrationVersion getVersion() {
-        return MigrationVersion.fromVersion(version);
-    }
-
-    @Override
-    public String getDescription() {
-        return description;
-    }
-
-    // Flyway's checksum of a Java migration: its version's digits (9.1 had 91 before this class was shared).
-    @Override
-    public Integer getChecksum() {
-        return Integer.valueOf(version.replace(".", ""));
-    }
-
-    @Override
-    public boolean canExecuteInTransaction() {
-        return true;
-    }
 
     @Override
     public void migrate(Context context) throws SQLException {
@@ -122,8 +96,8 @@ public abstract sealed class IndexStoredDonors implements JavaMigration {
                 }
                 insert.executeBatch();
                 if ((indexed + batchRead) / REPORT_EVERY > indexed / REPORT_EVERY) {
-                    LOG.log(System.Logger.Level.INFO, "Migration {0} ({1}): {2} stored donors done", version,
-                            description, indexed + batchRead);
+                    LOG.log(System.Logger.Level.INFO, "Migration {0} ({1}): {2} stored donors done", getVersion(),
+                            getDescription(), indexed + batchRead);
                 }
                 indexed += batchRead;
             }

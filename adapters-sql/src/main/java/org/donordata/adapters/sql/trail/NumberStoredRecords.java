@@ -8,9 +8,8 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.flywaydb.core.api.MigrationVersion;
+import org.donordata.adapters.sql.StoredDataMigration;
 import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Migration 14.1, on every database: gives each record of a donor written before V14 its place in its donor's chain and
@@ -19,30 +18,14 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * (its records' ids: a record's previous always has a smaller id) on V14's index, a batch at a time, with a log line
  * every {@value #REPORT_EVERY} records.
  */
-public final class NumberStoredRecords implements JavaMigration {
+public final class NumberStoredRecords extends StoredDataMigration {
 
     private static final System.Logger LOG = System.getLogger(NumberStoredRecords.class.getName());
     private static final int BATCH = 1_000;
     private static final int REPORT_EVERY = 100_000;
 
-    @Override
-    public MigrationVersion getVersion() {
-        return MigrationVersion.fromVersion("14.1");
-    }
-
-    @Override
-    public String getDescription() {
-        return "number the trail's chains";
-    }
-
-    @Override
-    public Integer getChecksum() {
-        return 141;
-    }
-
-    @Override
-    public boolean canExecuteInTransaction() {
-        return true;
+    public NumberStoredRecords() {
+        super("14.1", "number the trail's chains");
     }
 
     @Override
