@@ -49,11 +49,7 @@ class CapacityTest {
         server = start(SettingsBuilder.loopback().maxConnections(2).build());
         List<RawHttpClient> held = new ArrayList<>();
         try {
-            for (int i = 0; i < 2; i++) {
-                RawHttpClient client = new RawHttpClient(server.port());
-                held.add(client);
-                envelope(client.send(GET_INDEX).read().body(), 200);
-            }
+            openServed(2, held);
             try (RawHttpClient third = new RawHttpClient(server.port())) {
                 assertBusy(third);
             }
@@ -79,11 +75,7 @@ class CapacityTest {
         List<RawHttpClient> held = new ArrayList<>();
         try {
             // Each served once, so that both are open and counted before the next come; then left idle.
-            for (int i = 0; i < 2; i++) {
-                RawHttpClient client = new RawHttpClient(server.port());
-                held.add(client);
-                envelope(client.send(GET_INDEX).read().body(), 200);
-            }
+            openServed(2, held);
             for (int i = 0; i < 3; i++) {
                 try (RawHttpClient over = new RawHttpClient(server.port()).timeout(Duration.ofSeconds(2))) {
                     assertTrue(over.closedByServer(), "closed without waiting for a request");
@@ -211,5 +203,14 @@ class CapacityTest {
 
     private static WebServer start(HttpSettings settings) {
         return FIXTURE.api().server(settings).start();
+    }
+
+    /** Opens {@code count} connections, each answered once (so open and counted), into {@code held}, which closes them. */
+    private void openServed(int count, List<RawHttpClient> held) throws IOException {
+        for (int i = 0; i < count; i++) {
+            RawHttpClient client = new RawHttpClient(server.port());
+            held.add(client);
+            envelope(client.send(GET_INDEX).read().body(), 200);
+        }
     }
 }
