@@ -95,7 +95,8 @@ public class Seed {
                     insert.setString(2, firstName);
                     insert.setString(3, lastName);
                     insert.setString(4, email);
-                    // Two donors in a row share a phone number: each has one likely duplicate (contract section 15).
+                    // Two donors in a row share a phone number: each has one likely duplicate (docs/api.md,
+                    // "Duplicates and merge").
                     String phone = "+44 20 " + String.format("%08d", row / 2);
                     var details = org.donordata.domain.DonorDetails.DEFAULTS.with(java.util.Map.of(
                             org.donordata.domain.DonorField.FIRST_NAME, firstName,

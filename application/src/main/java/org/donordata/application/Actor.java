@@ -3,7 +3,7 @@ package org.donordata.application;
 import java.util.Optional;
 
 /**
- * Who made a change, as the trail records it (contract section 14): a key, through the API, in a request; or a
+ * Who made a change, as the trail records it (docs/api.md, "The trail"): a key, through the API, in a request; or a
  * command of the command line.
  *
  * @param keyId the key's id, for a key

@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * One of an application's keys, never its secret (contract section 14).
+ * One of an application's keys, never its secret (docs/api.md, "Applications and keys").
  *
  * @param endsAt when the key stops working because it was revoked or rotated (a rotation's grace ends then)
  * @param rotatedFrom the key a rotation made this one to replace

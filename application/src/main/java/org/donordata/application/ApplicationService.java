@@ -9,8 +9,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The application and key use cases (contract section 14): what an operator does on the command line, and the
- * authentication of every request.
+ * The application and key use cases (docs/api.md, "Applications and keys"): what an operator does on the command line,
+ * and the authentication of every request.
  */
 public final class ApplicationService {
 

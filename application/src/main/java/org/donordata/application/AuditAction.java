@@ -3,7 +3,7 @@ package org.donordata.application;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** What a record of the trail says happened (contract section 14): to a donor, or to a key. */
+/** What a record of the trail says happened (docs/api.md, "The trail"): to a donor, or to a key. */
 public enum AuditAction {
     CREATED("created"),
     MODIFIED("modified"),

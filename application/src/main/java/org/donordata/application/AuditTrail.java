@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The trail as it is read (contract section 14); its records are written with the changes they record, by
+ * The trail as it is read (docs/api.md, "The trail"); its records are written with the changes they record, by
  * {@link DonorTransaction#record} and {@link ApplicationRepository}. Implemented in adapters-sql.
  */
 public interface AuditTrail {

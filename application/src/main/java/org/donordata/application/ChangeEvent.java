@@ -7,7 +7,7 @@ import org.donordata.domain.ChangePosition;
 import org.donordata.domain.webhooks.WebhookEventType;
 
 /**
- * A donor's latest change as a webhook message tells of it (contract section 16): no field of the donor, only what
+ * A donor's latest change as a webhook message tells of it (docs/api.md, "Webhooks"): no field of the donor, only what
  * happened, when, and who did it.
  *
  * @param at when the change was made (the donor's updated_at)

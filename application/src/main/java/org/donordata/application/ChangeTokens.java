@@ -17,13 +17,13 @@ import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Problem;
 
 /**
- * The sync feed's tokens (contract section 9): a position in an application's changes, opaque and tamper-evident. The
- * position (change number and donor id, 16 bytes) is encrypted as one AES block, so a token reveals nothing (not the
- * installation's change count, which on PostgreSQL follows its transaction ids), and the calling application's id and
- * the block are signed with HMAC-SHA-256, so a token the service did not issue, or issued to another application, is
- * refused. Both keys come from the installation's secret, which its database keeps: every node gives out and accepts
- * the same tokens, across restarts and database copies. Deterministic: one position is always one token. The feed
- * hands them out and takes them back; a webhook message carries the one just after its change.
+ * The sync feed's tokens (docs/api.md, "The change feed"): a position in an application's changes, opaque and
+ * tamper-evident. The position (change number and donor id, 16 bytes) is encrypted as one AES block, so a token reveals
+ * nothing (not the installation's change count, which on PostgreSQL follows its transaction ids), and the calling
+ * application's id and the block are signed with HMAC-SHA-256, so a token the service did not issue, or issued to
+ * another application, is refused. Both keys come from the installation's secret, which its database keeps: every node
+ * gives out and accepts the same tokens, across restarts and database copies. Deterministic: one position is always one
+ * token. The feed hands them out and takes them back; a webhook message carries the one just after its change.
  */
 public final class ChangeTokens {
 

@@ -4,8 +4,8 @@ import org.donordata.domain.Donor;
 
 /**
  * A stored donor as a read that only passes it on gets it (a page, GET of one donor, the feed), with its id and
- * version for what a driving adapter says about it (its ETag): either its JSON object (contract section 4: every field
- * in field order, under its key), already written by the store in the query that read it, or the donor, for the
+ * version for what a driving adapter says about it (its ETag): either its JSON object (docs/api.md, "Donors": every
+ * field in field order, under its key), already written by the store in the query that read it, or the donor, for the
  * driving adapter to write. Which one is the store's choice, by what costs it less (docs/architecture.md, "The
  * straight data path").
  */

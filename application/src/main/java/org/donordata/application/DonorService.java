@@ -161,9 +161,9 @@ public final class DonorService {
     }
 
     /**
-     * An imported donor (contract section 13), created at most once per content: its idempotency key is made of its
-     * own fingerprint, so the same row imported again (a rerun, a run after a crash, the corrected file) finds the
-     * donor it stored, within the keys' lifetime; an identical row is the same donor.
+     * An imported donor (docs/api.md, "Import and export (the command line)"), created at most once per content: its
+     * idempotency key is made of its own fingerprint, so the same row imported again (a rerun, a run after a crash, the
+     * corrected file) finds the donor it stored, within the keys' lifetime; an identical row is the same donor.
      *
      * @throws InvalidInputException naming every bad or missing field
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
@@ -205,7 +205,7 @@ public final class DonorService {
     }
 
     /**
-     * Erases the donor's personal data for good (contract section 11); erasing it again changes nothing.
+     * Erases the donor's personal data for good (docs/api.md, "Erasure"); erasing it again changes nothing.
      *
      * @return the donor as erasure left it
      * @throws DonorNotFoundException when the owner has no such donor
@@ -227,8 +227,8 @@ public final class DonorService {
     }
 
     /**
-     * Merges the duplicate into the survivor, if the survivor is still at a version the client expects (contract
-     * section 15, DonorWrites.merge).
+     * Merges the duplicate into the survivor, if the survivor is still at a version the client expects (docs/api.md,
+     * "Duplicates and merge", DonorWrites.merge).
      *
      * @return the survivor as stored afterwards
      */

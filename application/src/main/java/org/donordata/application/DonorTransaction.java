@@ -27,8 +27,8 @@ public interface DonorTransaction {
     Optional<Donor> findByExternalId(String externalId);
 
     /*
-     * Every change below appends its record to the trail (contract section 14) in this transaction, stamped with the
-     * donor's id, its version after the change and this write's instant: a change and its record are one step.
+     * Every change below appends its record to the trail (docs/api.md, "The trail") in this transaction, stamped with
+     * the donor's id, its version after the change and this write's instant: a change and its record are one step.
      */
 
     /**
@@ -46,14 +46,14 @@ public interface DonorTransaction {
     Donor update(Donor stored, DonorDetails after, DonorChangeRecord record);
 
     /**
-     * Erases the donor (contract section 11): its details as {@link Donor#erasedDetails()} leaves them, the instant
+     * Erases the donor (docs/api.md, "Erasure"): its details as {@link Donor#erasedDetails()} leaves them, the instant
      * recorded, and every record of the key of a create that stored it deleted, as its latest change, with its record.
      */
     Donor erase(Donor stored, DonorChangeRecord record);
 
     /**
-     * Merges the donor into the survivor (contract section 15): erased as {@link #erase} does, except that it records
-     * the survivor's id instead of the instant, as its latest change, with its record.
+     * Merges the donor into the survivor (docs/api.md, "Duplicates and merge"): erased as {@link #erase} does, except
+     * that it records the survivor's id instead of the instant, as its latest change, with its record.
      */
     Donor mergeInto(Donor stored, long survivorId, DonorChangeRecord record);
 

@@ -95,9 +95,10 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
     }
 
     /**
-     * Merges the duplicate into the survivor (contract section 15): the survivor keeps every value it has and takes the
-     * duplicate's where it has none, either's consent flag set sets it; the duplicate loses its personal data as an
-     * erasure removes it and names the survivor. Both are changed, at their next versions, each with its record.
+     * Merges the duplicate into the survivor (docs/api.md, "Duplicates and merge"): the survivor keeps every value it
+     * has and takes the duplicate's where it has none, either's consent flag set sets it; the duplicate loses its
+     * personal data as an erasure removes it and names the survivor. Both are changed, at their next versions, each
+     * with its record.
      *
      * @return the survivor as stored afterwards
      * @throws InvalidInputException when both are one donor

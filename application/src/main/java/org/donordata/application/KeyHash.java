@@ -13,7 +13,8 @@ import java.util.HexFormat;
 public record KeyHash(String hex) {
 
     private static final int HEX_DIGITS = 64;
-    // Every request's key is hashed: cloning a digest costs a fraction of looking the algorithm up (measured).
+    // Every request's key is hashed: cloning a digest costs far less than looking the algorithm up
+    // (docs/performance.md, "Small per-request costs removed").
     private static final MessageDigest SHA_256 = sha256();
 
     public KeyHash {

@@ -5,11 +5,11 @@ import java.security.SecureRandom;
 import java.util.zip.CRC32;
 
 /**
- * The form of the keys the service makes (contract section 14): {@code dds_}, 43 random base-62 characters (256
- * bits), and 6 base-62 characters of the CRC-32 of all before them, 53 in all. A secret scanner recognises one by its
- * pattern alone ({@code dds_[0-9A-Za-z]{49}}, docs/security.md), and the service refuses one whose checksum is wrong
- * without looking it up. Keys made before this form (47 characters, base64url) and keys configured by the operator
- * have no checksum, and are looked up as they always were.
+ * The form of the keys the service makes (docs/api.md, "Applications and keys"): {@code dds_}, 43 random base-62
+ * characters (256 bits), and 6 base-62 characters of the CRC-32 of all before them, 53 in all. A secret scanner
+ * recognises one by its pattern alone ({@code dds_[0-9A-Za-z]{49}}, docs/security.md), and the service refuses one
+ * whose checksum is wrong without looking it up. Keys made before this form (47 characters, base64url) and keys
+ * configured by the operator have no checksum, and are looked up as they always were.
  */
 public final class KeySecret {
 

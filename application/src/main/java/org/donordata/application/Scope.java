@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What a key may do (contract section 14): each route of the API needs one, or just a valid key. Declared in the
- * order of their names, so an EnumSet lists them sorted.
+ * What a key may do (docs/api.md, "Applications and keys"): each route of the API needs one, or just a valid key.
+ * Declared in the order of their names, so an EnumSet lists them sorted.
  */
 public enum Scope {
     DONORS_ERASE("donors:erase"),

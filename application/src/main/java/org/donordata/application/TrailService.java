@@ -8,7 +8,7 @@ import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.Page;
 import org.donordata.domain.PageRequest;
 
-/** Reading the trail (contract section 14): a donor's history, and an application's audit. */
+/** Reading the trail (docs/api.md, "The trail"): a donor's history, and an application's audit. */
 public final class TrailService {
 
     /** How many records {@link #audit} reads at a time. */

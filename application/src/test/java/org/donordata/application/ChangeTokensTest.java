@@ -12,7 +12,9 @@ import org.donordata.domain.ChangePosition;
 import org.donordata.domain.InvalidInputException;
 import org.junit.jupiter.api.Test;
 
-/** Contract section 9: the feed's tokens are opaque, bound to their application, and refused when not ours. */
+/**
+ * docs/api.md, "The change feed": the feed's tokens are opaque, bound to their application, and refused when not ours.
+ */
 class ChangeTokensTest {
 
     private static final ApplicationId OWNER = new ApplicationId(7);

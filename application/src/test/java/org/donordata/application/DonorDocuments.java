@@ -21,7 +21,7 @@ import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
 
 /**
- * The tests' reference for the JSON object of a donor (contract section 4), written with JSON-P, and the reading of
+ * The tests' reference for the JSON object of a donor (docs/api.md, "Donors"), written with JSON-P, and the reading of
  * any store's document back into the donor it shows, strictly: every field's key, in field order, each value of its
  * field's JSON type, instants as {@link Instant#toString()} writes them. A document the store left to the driving
  * adapter is its donor (adapters-http's tests check how that is written).

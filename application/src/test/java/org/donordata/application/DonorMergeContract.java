@@ -31,8 +31,8 @@ import org.donordata.domain.MergeRefusedException;
 import org.junit.jupiter.api.Test;
 
 /**
- * The donor port's contract, continued with duplicates and merge (contract section 15), through the use cases on the
- * store; every store runs it whole by extending this class.
+ * The donor port's contract, continued with duplicates and merge (docs/api.md, "Duplicates and merge"), through the use
+ * cases on the store; every store runs it whole by extending this class.
  */
 public abstract class DonorMergeContract extends DonorRepositoryContract {
 

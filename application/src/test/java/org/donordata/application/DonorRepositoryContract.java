@@ -596,7 +596,7 @@ public abstract class DonorRepositoryContract {
                 LATER), 0, 1));
     }
 
-    // ---- search (contract section 15)
+    // ---- search (docs/api.md, "Searching (q)")
 
     protected Donor named(ApplicationId creator, String firstName, String lastName, String email) {
         return writes.insert(creator, DonorChanges.from(document("first_name", firstName, "last_name", lastName,

@@ -25,9 +25,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * The operator's commands on keys (contract section 14), run against the database of {@code DONORS_DB_URL}. A new key
- * is printed alone on the last line of standard output, once, so scripts can take it with {@code tail -n 1}; a refused
- * command exits 1, says why, and changes nothing.
+ * The operator's commands on keys (docs/api.md, "Applications and keys"), run against the database of
+ * {@code DONORS_DB_URL}. A new key is printed alone on the last line of standard output, once, so scripts can take it
+ * with {@code tail -n 1}; a refused command exits 1, says why, and changes nothing.
  */
 @Command(name = "keys", description = "Gives each integration a key of its own, with only the scopes it needs.")
 final class KeysCommand implements Runnable {
@@ -115,7 +115,7 @@ final class KeysCommand implements Runnable {
         return 0;
     }
 
-    /** A duration as the contract writes one: a whole number of days, hours or minutes. */
+    /** A duration as docs/api.md, "Applications and keys", writes one: a whole number of days, hours or minutes. */
     static Duration duration(String option, String text) {
         Matcher matcher = DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
         if (!matcher.matches()) {

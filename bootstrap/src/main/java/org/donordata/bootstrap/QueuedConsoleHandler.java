@@ -16,11 +16,12 @@ import java.util.logging.SimpleFormatter;
 
 /**
  * A console (standard error) handler for the busiest logger, the access log (logging.properties). JUL's own
- * ConsoleHandler formats, writes and flushes every record under one lock, so at tens of thousands of requests a
- * second every request queued behind the others' writes (measured: most request threads parked in
- * {@code ConsoleHandler.publish}). Here the caller only queues its record; one background thread formats whatever has
- * queued up and writes it with one write. The queue is bounded: when the console cannot keep up, callers wait rather
- * than lines being dropped. {@link #close()}, which the LogManager calls at shutdown, writes what is queued.
+ * ConsoleHandler formats, writes and flushes every record under one lock, so at tens of thousands of requests a second
+ * every request queued behind the others' writes (most request threads parked in {@code ConsoleHandler.publish}:
+ * docs/performance.md, "One thread writes the access log"). Here the caller only queues its record; one background
+ * thread formats whatever has queued up and writes it with one write. The queue is bounded: when the console cannot
+ * keep up, callers wait rather than lines being dropped. {@link #close()}, which the LogManager calls at shutdown,
+ * writes what is queued.
  */
 public final class QueuedConsoleHandler extends Handler {
 
@@ -94,7 +95,8 @@ public final class QueuedConsoleHandler extends Handler {
 
     /**
      * The line logging.properties' SimpleFormatter pattern gives, built without it: SimpleFormatter asks every record
-     * for its source class, which makes JUL walk the caller's stack (measured: a noticeable part of each request).
+     * for its source class, which makes JUL walk the caller's stack, a noticeable part of each request
+     * (docs/performance.md, "One thread writes the access log").
      */
     private void format(LogRecord record, StringBuilder text) {
         if (messagesOnly && record.getThrown() == null) {

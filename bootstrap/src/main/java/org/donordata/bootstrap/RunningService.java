@@ -115,9 +115,9 @@ final class RunningService implements AutoCloseable {
     }
 
     /**
-     * Stops as contract section 12 asks: no new connections, requests in flight finished (each socket waits up to
-     * its grace period), webhook deliveries under way finished and their leases given up, then the writes queued
-     * committed and the database closed. Safe to call more than once.
+     * Stops as docs/api.md, "Operating endpoints, the reference page, and the linters" asks: no new connections,
+     * requests in flight finished (each socket waits up to its grace period), webhook deliveries under way finished and
+     * their leases given up, then the writes queued committed and the database closed. Safe to call more than once.
      */
     @Override
     public synchronized void close() {

@@ -27,7 +27,7 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
         Webhooks webhooks) {
 
     /**
-     * What webhooks may do (contract section 16).
+     * What webhooks may do (docs/api.md, "Webhooks").
      *
      * @param urls where endpoints may be: plain http or not, and the refused ranges' exceptions
      * @param failures when a failed message is sent again, and when an endpoint is disabled

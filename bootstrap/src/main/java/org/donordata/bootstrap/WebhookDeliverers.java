@@ -27,7 +27,7 @@ import org.donordata.application.webhooks.WebhookDelivery;
 import org.donordata.application.webhooks.WebhookEndpoint;
 
 /**
- * This node's deliverers of webhook messages (contract section 16), off the request path: every
+ * This node's deliverers of webhook messages (docs/api.md, "Webhooks"), off the request path: every
  * {@link #TICK} one platform thread reads the enabled endpoints and starts a run for each that has none under way here,
  * each on a thread of its own at the lowest priority ({@link BackgroundThreads}: the requests come first), at most
  * {@link #MAX_RUNS} at once (so at most that many threads and connections out). A run goes on at once while changes

@@ -108,7 +108,7 @@ final class ApiClient {
         }
     }
 
-    /** Contract section 2: the same five members on every answer, status repeated, never cached. */
+    /** docs/api.md, "The envelope": the same five members on every answer, status repeated, never cached. */
     private static void assertEnvelope(HttpResponse<String> response, JsonObject body) {
         assertEquals(Set.of("data", "paging", "error", "msg", "status"), body.keySet(), response.body());
         assertEquals(response.statusCode(), body.getInt("status"), response.body());

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Contract section 4: the operator's {@code apps} commands. */
+/** docs/api.md, "Applications and keys": the operator's {@code apps} commands. */
 class AppsCommandTest {
 
     @TempDir

@@ -27,10 +27,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Contract section 9's promise, tried as a CRM keeping a copy would: a reader follows the change feed while 8 writers
- * create and modify donors for several seconds; afterwards its copy equals every donor as stored. On SQLite with one
- * node, and on PostgreSQL and MariaDB with two nodes taking writes and the reader alternating between them, where
- * transactions may commit in another order than they began.
+ * The promise of docs/api.md, "The change feed", tried as a CRM keeping a copy would: a reader follows the change feed
+ * while 8 writers create and modify donors for several seconds; afterwards its copy equals every donor as stored. On
+ * SQLite with one node, and on PostgreSQL and MariaDB with two nodes taking writes and the reader alternating between
+ * them, where transactions may commit in another order than they began.
  */
 class ChangeFeedRaceTest {
 
@@ -141,11 +141,11 @@ class ChangeFeedRaceTest {
     }
 
     /**
-     * Contract section 9: "a change becomes visible in the feed within one second of its commit", measured while the
-     * writers write. A prober reads the feed to its current end, creates a donor (its 201 comes after the commit), then
-     * reads on from that end, on the nodes in turn, until the donor is in it: the time from the 201 to that read is one
-     * measure. A read that comes back without it is repeated at once, so the measure is the visibility plus the reads
-     * of what the writers did meanwhile.
+     * docs/api.md, "The change feed": "a change becomes visible in the feed within one second of its commit", measured
+     * while the writers write. A prober reads the feed to its current end, creates a donor (its 201 comes after the
+     * commit), then reads on from that end, on the nodes in turn, until the donor is in it: the time from the 201 to
+     * that read is one measure. A read that comes back without it is repeated at once, so the measure is the visibility
+     * plus the reads of what the writers did meanwhile.
      */
     private static List<Duration> probeVisibility(List<ApiClient> nodes, AtomicBoolean writing, CountDownLatch probed) {
         List<Duration> measured = new ArrayList<>();

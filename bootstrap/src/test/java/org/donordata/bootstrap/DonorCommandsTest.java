@@ -47,8 +47,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Contract sections 11 and 13 through the service's own command line, on SQLite and on PostgreSQL: import, export and
- * erase as an operator runs them, including a file that is hostile and an import killed half-way.
+ * docs/api.md, "Erasure" and "Import and export (the command line)" through the service's own command line, on SQLite
+ * and on PostgreSQL: import, export and erase as an operator runs them, including a file that is hostile and an import
+ * killed half-way.
  */
 class DonorCommandsTest {
 
@@ -190,9 +191,9 @@ class DonorCommandsTest {
     }
 
     /**
-     * Contract section 15: after an import, the donors it created that have likely duplicates among the application's
-     * donors, by the API's rule (DonorService.duplicates), with their lines; donors of another application are not
-     * candidates, and a donor it only modified is not reported.
+     * docs/api.md, "Duplicates and merge": after an import, the donors it created that have likely duplicates among the
+     * application's donors, by the API's rule (DonorService.duplicates), with their lines; donors of another
+     * application are not candidates, and a donor it only modified is not reported.
      */
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})

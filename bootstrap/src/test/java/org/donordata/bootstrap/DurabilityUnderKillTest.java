@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * been written at all. That commits survive a power loss rests on {@code synchronous=FULL}, which SqlDatabaseTest
  * reads back from the database (docs/security.md).
  *
- * <p>The trail (contract section 14) is held to the same: every acknowledged create has its one {@code created}
+ * <p>The trail (docs/api.md, "The trail") is held to the same: every acknowledged create has its one {@code created}
  * record, and no record lacks its donor, read from the database file after the last restart. Tried once on purpose
  * (2026-11-24): records written in a commit of their own right after the change's fail it in the default 5 cycles
  * (12 of 531 acknowledged creates had no record).

@@ -21,9 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Contract sections 11 and 15: after a donor is erased, or merged into another, and the service stopped cleanly,
- * nothing the service wrote holds the donor's personal data, as given or as folded for search: not the SQLite file, not
- * its WAL, not the logs; on PostgreSQL and MariaDB, no table.
+ * docs/api.md, "Erasure" and "Duplicates and merge": after a donor is erased, or merged into another, and the service
+ * stopped cleanly, nothing the service wrote holds the donor's personal data, as given or as folded for search: not the
+ * SQLite file, not its WAL, not the logs; on PostgreSQL and MariaDB, no table.
  */
 class ErasureLeavesNoTraceTest {
 

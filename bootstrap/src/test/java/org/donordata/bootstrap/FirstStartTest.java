@@ -17,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Contract section 7: a fresh installation can be used at once. */
+/** docs/api.md, "Running it": a fresh installation can be used at once. */
 class FirstStartTest {
 
     @TempDir

@@ -242,8 +242,9 @@ final class HostileRequests {
         raw("Idempotency-Key non-ASCII", idempotent("clé-ü"));
     }
 
-    // Contract sections 6 and 8: a text from outside with a control character is refused naming its parameter (U+0000
-    // cannot even be stored in PostgreSQL), and a filter without a value never silently returns every donor.
+    // docs/api.md, "Limits and bad input" and "Finding donors (filters)": a text from outside with a control character
+    // is refused naming its parameter (U+0000 cannot even be stored in PostgreSQL), and a filter without a value never
+    // silently returns every donor.
     private void controlCharactersAndValuelessParameters() {
         for (String query : List.of("email=a%00", "external_id=a%00", "email=a%0Ab%40example.org", "external_id=%1B%5B31m",
                 "external_id=a%7F", "external_id=a%C2%85", "type=individual%00", "email", "external_id", "type", "limit",
@@ -258,7 +259,7 @@ final class HostileRequests {
         post("external id in the path with a line feed", "/api/v1/donors/external/a%0Ab", "application/json", utf8(VALID));
     }
 
-    // Contract section 15: q is 1 to 100 characters with a letter or digit to search for, and given once.
+    // docs/api.md, "Searching (q)": q is 1 to 100 characters with a letter or digit to search for, and given once.
     private void badSearches() {
         for (String query : List.of("q", "q=", "q=%20%20", "q=a%00", "q=a%0Ab", "q=%1B%5B31m", "q=%E2%80%8B",
                 "q=--%20%21%21", "q=" + "a+".repeat(1_000), "q=" + "%C3%BC".repeat(101), "q=" + "x".repeat(5_000),
@@ -289,7 +290,8 @@ final class HostileRequests {
         raw("POST on duplicates", request("POST", "/api/v1/donors/1/duplicates", "application/json", utf8("{}")));
     }
 
-    // Contract section 16: every refused endpoint stores nothing, and no address into the service's own network passes.
+    // docs/api.md, "Webhooks": every refused endpoint stores nothing, and no address into the service's own network
+    // passes.
     private void badWebhooks() {
         for (String body : List.of("", "{}", "[]", "null", "{\"url\":null}", "{\"url\":3}", "{\"url\":\"\"}",
                 "{\"url\":\"ftp://example.org/\"}", "{\"url\":\"http://example.org/\"}",
@@ -355,7 +357,8 @@ final class HostileRequests {
         }
     }
 
-    // Contract section 9: a token the service did not issue is 400, even when it is well formed and names the caller.
+    // docs/api.md, "The change feed": a token the service did not issue is 400, even when it is well formed and names
+    // the caller.
     private void forgedFeedTokens() {
         for (String plain : List.of("c1.1.1.1", "c1.1.0.0", "c1.1.999999.999999", "c1.2.1.1", "c2.1.1.1")) {
             get("forged feed token " + plain, "/api/v1/donors/changes?since="
@@ -466,7 +469,7 @@ final class HostileRequests {
         }
     }
 
-    // A required name made only of invisible characters is empty (contract section 5).
+    // A required name made only of invisible characters is empty (docs/api.md, "Donors").
     private void invisibleNames() {
         for (String name : List.of("\\u200b\\u200e", "\\u202e", "\\ufeff", "\\u2066\\u2069", "\\u00a0\\u2003", "\\u200b \\u200d",
                 "\\u3000", "\\u180e", "\\u2028")) {

@@ -19,7 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Contract section 14: the operator's {@code keys} commands and {@code audit}, on a database of the test's own. */
+/**
+ * docs/api.md, "Applications and keys": the operator's {@code keys} commands and {@code audit}, on a database of the
+ * test's own.
+ */
 class KeysCommandTest {
 
     @TempDir

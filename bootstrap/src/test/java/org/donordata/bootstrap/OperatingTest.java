@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Contract section 12 as an operator meets it: readiness that follows the database, the write path's meters, and a
- * graceful stop on SIGTERM.
+ * docs/api.md, "Operating endpoints, the reference page, and the linters" as an operator meets it: readiness that
+ * follows the database, the write path's meters, and a graceful stop on SIGTERM.
  */
 class OperatingTest {
 

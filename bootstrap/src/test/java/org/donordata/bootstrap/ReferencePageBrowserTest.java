@@ -18,9 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * Contract section 12 in a real browser: headless Chromium (Debian's, installed by bin/test) loads {@code /docs} from
- * the running service with no internet, Swagger UI renders every operation of the OpenAPI document, and a screenshot
- * is left at bootstrap/target/reference-page.png for a person to look at.
+ * docs/api.md, "Operating endpoints, the reference page, and the linters" in a real browser: headless Chromium
+ * (Debian's, installed by bin/test) loads {@code /docs} from the running service with no internet, Swagger UI renders
+ * every operation of the OpenAPI document, and a screenshot is left at bootstrap/target/reference-page.png for a person
+ * to look at.
  */
 class ReferencePageBrowserTest {
 

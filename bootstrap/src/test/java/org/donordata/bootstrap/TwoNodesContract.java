@@ -139,7 +139,10 @@ abstract class TwoNodesContract {
         b.awaitStatus("/api/v1/", key, 401, bound);
     }
 
-    /** Contract section 14: a scoped key, its rotation without grace and its revocation, seen by both nodes. */
+    /**
+     * docs/api.md, "Applications and keys": a scoped key, its rotation without grace and its revocation, seen by both
+     * nodes.
+     */
     @Test
     void aScopedKeyItsRotationAndItsRevocationTakeEffectOnBothNodes() {
         String created = command("keys", "create", "--application", "1", "--name", "Mailing tool", "--scopes",

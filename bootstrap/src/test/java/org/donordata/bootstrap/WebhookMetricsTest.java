@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Webhooks as an operator sees them (contract section 16): messages counted by outcome, each endpoint's oldest
+ * Webhooks as an operator sees them (docs/api.md, "Webhooks"): messages counted by outcome, each endpoint's oldest
  * undelivered change aged, disablings counted, and readiness green throughout, since a receiver's failure is not the
  * service's.
  */

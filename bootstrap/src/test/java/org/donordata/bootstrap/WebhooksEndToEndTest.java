@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Webhooks end to end (contract section 16), on SQLite: the service in a process of its own, the receiver in another,
- * which checks every message with Standard Webhooks' reference library (npm standardwebhooks).
+ * Webhooks end to end (docs/api.md, "Webhooks"), on SQLite: the service in a process of its own, the receiver in
+ * another, which checks every message with Standard Webhooks' reference library (npm standardwebhooks).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class WebhooksEndToEndTest {

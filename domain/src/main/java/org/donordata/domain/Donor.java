@@ -40,14 +40,17 @@ public record Donor(long id, DonorDetails details, Instant createdAt, Instant up
         return erasedAt != null;
     }
 
-    /** Whether the donor was merged into another (contract section 15): {@link #mergedInto()} is that donor's id. */
+    /**
+     * Whether the donor was merged into another (docs/api.md, "Duplicates and merge"): {@link #mergedInto()} is that
+     * donor's id.
+     */
     public boolean merged() {
         return mergedInto != null;
     }
 
     /**
-     * This donor as erasure (and a merge, for the duplicate) leaves it (contract section 11): its id, type and creation kept, every other field at its
-     * default, which for personal data is none.
+     * This donor as erasure (and a merge, for the duplicate) leaves it (docs/api.md, "Erasure"): its id, type and
+     * creation kept, every other field at its default, which for personal data is none.
      */
     public DonorDetails erasedDetails() {
         return DonorDetails.DEFAULTS.with(java.util.Map.of(DonorField.TYPE, details.type()));

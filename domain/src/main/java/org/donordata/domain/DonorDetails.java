@@ -55,9 +55,9 @@ public final class DonorDetails {
     }
 
     /**
-     * These details with what a merge takes from a duplicate's (contract section 15): each text field that is null here
-     * takes the other's value, and each flag is set when either is (consent errs to the safe side). The type is this
-     * one's.
+     * These details with what a merge takes from a duplicate's (docs/api.md, "Duplicates and merge"): each text field
+     * that is null here takes the other's value, and each flag is set when either is (consent errs to the safe side).
+     * The type is this one's.
      */
     public DonorDetails filledFrom(DonorDetails other) {
         Map<DonorField, Object> filled = new EnumMap<>(values);

@@ -1,6 +1,6 @@
 package org.donordata.domain;
 
-/** The donor was erased (contract section 11): it keeps its place, but nothing can be written to it any more. */
+/** The donor was erased (docs/api.md, "Erasure"): it keeps its place, but nothing can be written to it any more. */
 public final class DonorErasedException extends DomainException {
 
     public DonorErasedException(long donorId) {

@@ -31,9 +31,9 @@ public enum DonorField {
     NOTES("notes", Kind.TEXT, 10_000),
     CREATED_AT("created_at", Kind.TIMESTAMP),
     UPDATED_AT("updated_at", Kind.TIMESTAMP),
-    /** When the donor was erased (contract section 11); null for every other donor. */
+    /** When the donor was erased (docs/api.md, "Erasure"); null for every other donor. */
     ERASED_AT("erased_at", Kind.TIMESTAMP),
-    /** The donor a merged donor was merged into (contract section 15); null for every other donor. */
+    /** The donor a merged donor was merged into (docs/api.md, "Duplicates and merge"); null for every other donor. */
     MERGED_INTO("merged_into", Kind.REFERENCE);
 
     /** What values a field takes, which decides how it is checked, stored and written. */

@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * Which of an application's donors a list holds: those matching every criterion given (AND); none given, all.
  *
- * @param search words the donor's names or email must begin with (contract section 15)
+ * @param search words the donor's names or email must begin with (docs/api.md, "Searching (q)")
  * @param email the address in any case, matched by its {@linkplain EmailAddress#fold folded} form
  * @param externalId an exact external id
  * @param type donors of this type only

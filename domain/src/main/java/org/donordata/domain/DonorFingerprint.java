@@ -52,7 +52,10 @@ public record DonorFingerprint(String hex) {
         sha256.update(bytes);
     }
 
-    /** A new SHA-256 digest (also DuplicateKeys', several per write): a copy, as a look-up among providers cost more. */
+    /**
+     * A new SHA-256 digest (also DuplicateKeys', several per write): a copy, as a look-up among providers cost more
+     * (docs/performance.md, "The one writer does no needless work").
+     */
     static MessageDigest sha256() {
         try {
             return (MessageDigest) SHA_256.clone();

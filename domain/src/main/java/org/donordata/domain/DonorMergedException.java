@@ -1,8 +1,8 @@
 package org.donordata.domain;
 
 /**
- * The donor was merged into another (contract section 15): it keeps its place, but nothing can be written to it any
- * more; the message names the donor that holds its data now.
+ * The donor was merged into another (docs/api.md, "Duplicates and merge"): it keeps its place, but nothing can be
+ * written to it any more; the message names the donor that holds its data now.
  */
 public final class DonorMergedException extends DomainException {
 

@@ -15,7 +15,7 @@ public final class DonorNotFoundException extends DomainException {
                 + " own donors.");
     }
 
-    /** The duplicate a merge names does not exist (contract section 15). */
+    /** The duplicate a merge names does not exist (docs/api.md, "Duplicates and merge"). */
     public static DonorNotFoundException duplicate() {
         return new DonorNotFoundException("duplicate donor");
     }

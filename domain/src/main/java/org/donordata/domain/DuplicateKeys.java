@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * When two donors are likely the same person (contract section 15), the same rule for the API's duplicates and the
- * import's report: they share a {@link Reason}'s value, each value normalized here.
+ * When two donors are likely the same person (docs/api.md, "Duplicates and merge"), the same rule for the API's
+ * duplicates and the import's report: they share a {@link Reason}'s value, each value normalized here.
  *
  * <ul>
  * <li>{@code email}: the folded address ({@link EmailAddress#fold}, as the email filter matches it);

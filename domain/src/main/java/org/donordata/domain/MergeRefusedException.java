@@ -1,6 +1,6 @@
 package org.donordata.domain;
 
-/** Two donors that cannot be merged as they stand (contract section 15): nothing was changed. */
+/** Two donors that cannot be merged as they stand (docs/api.md, "Duplicates and merge"): nothing was changed. */
 public final class MergeRefusedException extends DomainException {
 
     private MergeRefusedException(String message) {

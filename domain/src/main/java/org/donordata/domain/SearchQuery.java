@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A search's {@code q} (contract section 15): the folded words a donor's words must begin with, every one of them
- * (AND), in any order. A term is folded and split as a donor's texts are ({@link SearchWords}), so {@code o'brien} asks
- * for a word beginning "o" and one beginning "brien", and {@code ada@example.org} for "ada", "example" and "org".
+ * A search's {@code q} (docs/api.md, "Searching (q)"): the folded words a donor's words must begin with, every one of
+ * them (AND), in any order. A term is folded and split as a donor's texts are ({@link SearchWords}), so {@code o'brien}
+ * asks for a word beginning "o" and one beginning "brien", and {@code ada@example.org} for "ada", "example" and "org".
  *
  * @param prefixes distinct, in the order given
  */

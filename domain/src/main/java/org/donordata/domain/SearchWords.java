@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * How a search matches names and addresses (contract section 15): by words, ignoring case and accents, the same way
- * on every database. Words are folded here, once, and stored beside the donor, because databases fold case and accents
- * each their own way (SQLite not at all beyond ASCII).
+ * How a search matches names and addresses (docs/api.md, "Searching (q)"): by words, ignoring case and accents, the
+ * same way on every database. Words are folded here, once, and stored beside the donor, because databases fold case and
+ * accents each their own way (SQLite not at all beyond ASCII).
  *
  * <p>The folding: decomposed (NFKD) with combining marks removed, case-folded by upper then lower case (which folds
  * what lower case alone does not, {@code ß} to {@code ss} as Unicode full folding does), decomposed and stripped again
@@ -38,7 +38,7 @@ public final class SearchWords {
     /**
      * The text, folded. ASCII text needs lower case only (it has nothing to decompose, and no letter upper case folds
      * further), and is most of what a donor holds: it skips the two normalizations, which cost more than the rest of a
-     * write's words (measured).
+     * write's words (docs/performance.md, "The one writer does no needless work").
      */
     public static String fold(String text) {
         return isAscii(text) ? text.toLowerCase(Locale.ROOT) : foldedInFull(text);

@@ -1,6 +1,6 @@
 package org.donordata.domain;
 
-/** The application has as many webhook endpoints as it may have (contract section 16): nothing was added. */
+/** The application has as many webhook endpoints as it may have (docs/api.md, "Webhooks"): nothing was added. */
 public final class WebhookLimitException extends DomainException {
 
     public WebhookLimitException(int limit) {

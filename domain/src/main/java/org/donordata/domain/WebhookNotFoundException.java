@@ -1,8 +1,8 @@
 package org.donordata.domain;
 
 /**
- * No webhook endpoint with the id asked for exists for the calling application (contract section 16): it may belong to
- * another application, have been removed, or never have existed. One message for every case.
+ * No webhook endpoint with the id asked for exists for the calling application (docs/api.md, "Webhooks"): it may belong
+ * to another application, have been removed, or never have existed. One message for every case.
  */
 public final class WebhookNotFoundException extends DomainException {
 

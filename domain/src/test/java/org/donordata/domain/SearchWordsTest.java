@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
-/** The folding rule of contract section 15, with the examples docs/api.md gives. */
+/** The folding rule of docs/api.md, "Searching (q)", with the examples it gives. */
 class SearchWordsTest {
 
     @ParameterizedTest

@@ -9,7 +9,7 @@ import jakarta.json.stream.JsonGeneratorFactory;
 import org.donordata.application.Actor;
 import org.donordata.application.AuditRecord;
 
-/** One record of the trail as a line of {@code audit}'s NDJSON (contract section 14): names, never values. */
+/** One record of the trail as a line of {@code audit}'s NDJSON (docs/api.md, "The trail"): names, never values. */
 final class AuditLines {
 
     private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());

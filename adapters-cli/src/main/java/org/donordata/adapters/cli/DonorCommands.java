@@ -23,9 +23,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * The operator's commands on donors (contract sections 11 and 13), run against the database of the configuration, while
- * the service runs or not: {@code import}, {@code export}, {@code erase} and {@code audit}. Each opens the use cases for
- * itself.
+ * The operator's commands on donors (docs/api.md, "Erasure" and "Import and export (the command line)"), run against
+ * the database of the configuration, while the service runs or not: {@code import}, {@code export}, {@code erase} and
+ * {@code audit}. Each opens the use cases for itself.
  */
 public final class DonorCommands {
 

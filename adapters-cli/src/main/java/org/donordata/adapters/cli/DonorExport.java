@@ -19,7 +19,7 @@ import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
 
 /**
- * Writes every donor of an application, in id order, with every field of contract section 5 (and erased_at), as CSV
+ * Writes every donor of an application, in id order, with every field of docs/api.md, "Donors" (and erased_at), as CSV
  * with a header of field names or as NDJSON: streamed, so memory stays the same however many donors there are. CSV
  * cells a spreadsheet would run as formulas are neutralised ({@link SpreadsheetCells}).
  */

@@ -28,12 +28,13 @@ import org.donordata.domain.DonorField;
 import org.donordata.domain.ExpectedVersion;
 
 /**
- * Imports a file of donors into one application through the same use cases as the API (contract section 13): a row
- * with an external id creates or modifies the donor with it, as POST /donors/external/{id} does; any other row creates
- * a donor at most once per content (DonorService.createOncePerContent), so that running the same file again, or
- * again after it was killed half-way, or after its refused rows were corrected, stores nothing twice (within the
- * idempotency keys' lifetime). A row identical to one above it is that donor again. Rows go to the use cases a window at a time, concurrently, so
- * that SQLite's writer commits many of them at once.
+ * Imports a file of donors into one application through the same use cases as the API (docs/api.md,
+ * "Import and export (the command line)"): a row with an external id creates or modifies the donor with it, as POST
+ * /donors/external/{id} does; any other row creates a donor at most once per content
+ * (DonorService.createOncePerContent), so that running the same file again, or again after it was killed half-way, or
+ * after its refused rows were corrected, stores nothing twice (within the idempotency keys' lifetime). A row identical
+ * to one above it is that donor again. Rows go to the use cases a window at a time, concurrently, so that SQLite's
+ * writer commits many of them at once.
  */
 final class DonorImport {
 

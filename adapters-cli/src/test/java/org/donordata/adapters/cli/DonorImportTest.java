@@ -27,7 +27,10 @@ import org.donordata.domain.DonorField;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Contract section 13 on the use cases' in-memory fake: what an import reads from a file and what it stores. */
+/**
+ * docs/api.md, "Import and export (the command line)" on the use cases' in-memory fake: what an import reads from a
+ * file and what it stores.
+ */
 class DonorImportTest {
 
     static final ApplicationId OWNER = new ApplicationId(1);

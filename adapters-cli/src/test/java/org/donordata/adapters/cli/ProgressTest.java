@@ -20,7 +20,10 @@ import org.donordata.application.InMemoryDonorRepository;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Contract section 13: progress on a terminal (rows done, rate, time left), a line a second at most; none elsewhere. */
+/**
+ * docs/api.md, "Import and export (the command line)": progress on a terminal (rows done, rate, time left), a line a
+ * second at most; none elsewhere.
+ */
 class ProgressTest {
 
     private final AtomicLong now = new AtomicLong();

@@ -18,8 +18,8 @@ import org.donordata.domain.webhooks.WebhookMessage;
 import org.donordata.domain.webhooks.WebhookSignature;
 
 /**
- * Delivers an endpoint's messages (contract section 16): its owner's changes after where it stands, in feed order, one
- * at a time, each until it is answered 2xx or fails; the position stored moves only past messages answered 2xx (or
+ * Delivers an endpoint's messages (docs/api.md, "Webhooks"): its owner's changes after where it stands, in feed order,
+ * one at a time, each until it is answered 2xx or fails; the position stored moves only past messages answered 2xx (or
  * changes passed over as echoes of the endpoint's ignored keys), so nothing is skipped, even across a crash. One node
  * at a time delivers to an endpoint: a run holds the endpoint's lease in the database, renewing it as it goes, and
  * stores nothing once it has lost it or the owner changed the endpoint. The threads that call {@link #run} are the

@@ -11,7 +11,7 @@ import org.donordata.domain.webhooks.WebhookSecret;
 import org.donordata.domain.webhooks.WebhookUrl;
 
 /**
- * An application's registered endpoint, as stored (contract section 16).
+ * An application's registered endpoint, as stored (docs/api.md, "Webhooks").
  *
  * @param ignoreKeys the keys whose changes are echoes for this endpoint (the owner's own integration's): a donor
  *        changed only by them since delivery last caught up with the feed is passed over

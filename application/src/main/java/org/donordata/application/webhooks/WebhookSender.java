@@ -7,7 +7,7 @@ import org.donordata.domain.webhooks.WebhookUrl;
 /**
  * Sends one message to an endpoint and says how it was answered. Implementations check the address they actually
  * connect to against the refused ranges, follow no redirect, bound the wait for an answer, and read at most a small
- * part of it. Implemented in adapters-http.
+ * part of it. Implemented in adapters-webhooks.
  */
 public interface WebhookSender {
 

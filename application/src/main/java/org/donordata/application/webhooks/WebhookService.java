@@ -23,7 +23,7 @@ import org.donordata.domain.webhooks.DeliveryState;
 import org.donordata.domain.webhooks.WebhookSecret;
 import org.donordata.domain.webhooks.WebhookUrl;
 
-/** Managing an application's webhook endpoints (contract section 16, scope {@code webhooks:manage}). */
+/** Managing an application's webhook endpoints (docs/api.md, "Webhooks", scope {@code webhooks:manage}). */
 public final class WebhookService {
 
     /** The most endpoints one application may have. */

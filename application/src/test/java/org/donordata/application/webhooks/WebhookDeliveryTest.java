@@ -35,7 +35,7 @@ import org.donordata.domain.webhooks.WebhookSecret;
 import org.donordata.domain.webhooks.WebhookUrl;
 import org.junit.jupiter.api.Test;
 
-/** One endpoint's runs (contract section 16), over in-memory stores and a sender that answers as told. */
+/** One endpoint's runs (docs/api.md, "Webhooks"), over in-memory stores and a sender that answers as told. */
 class WebhookDeliveryTest {
 
     private static final Instant NOW = Instant.parse("2026-11-25T09:00:00Z");

@@ -6,7 +6,7 @@ import java.util.Optional;
 import org.donordata.domain.ChangePosition;
 
 /**
- * Where delivery to one endpoint stands (contract section 16), as the database keeps it and the API shows it: the
+ * Where delivery to one endpoint stands (docs/api.md, "Webhooks"), as the database keeps it and the API shows it: the
  * feed position it has delivered through, which moves only when a message was answered 2xx, so nothing is ever
  * skipped; and its failures, which decide when the same message is sent again or the endpoint is disabled.
  *

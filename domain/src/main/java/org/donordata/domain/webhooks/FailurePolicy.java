@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * What follows a failed delivery (contract section 16): the same message again after the schedule's next delay, until
- * the endpoint has failed for {@code disableAfter} since the first of its failures in a row, or at once when it
+ * What follows a failed delivery (docs/api.md, "Webhooks"): the same message again after the schedule's next delay,
+ * until the endpoint has failed for {@code disableAfter} since the first of its failures in a row, or at once when it
  * answered 410 Gone; then it is disabled, with the reason.
  */
 public record FailurePolicy(RetrySchedule schedule, Duration disableAfter) {

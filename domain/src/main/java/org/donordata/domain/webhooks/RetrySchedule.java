@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * When a failed message is sent again (contract section 16, {@code DONORS_WEBHOOKS_RETRY_SECONDS}): after each delay in
- * turn, the last one repeating, until the endpoint is disabled.
+ * When a failed message is sent again (docs/api.md, "Webhooks", {@code DONORS_WEBHOOKS_RETRY_SECONDS}): after each
+ * delay in turn, the last one repeating, until the endpoint is disabled.
  */
 public record RetrySchedule(List<Duration> delays) {
 

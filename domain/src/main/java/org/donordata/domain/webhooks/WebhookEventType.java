@@ -2,7 +2,9 @@ package org.donordata.domain.webhooks;
 
 import org.donordata.domain.Donor;
 
-/** What a message says happened to a donor (contract section 16), read off the donor as its latest change left it. */
+/**
+ * What a message says happened to a donor (docs/api.md, "Webhooks"), read off the donor as its latest change left it.
+ */
 public enum WebhookEventType {
     DONOR_CREATED("donor.created"), DONOR_UPDATED("donor.updated"), DONOR_ERASED("donor.erased"),
     DONOR_MERGED("donor.merged");

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 import org.donordata.domain.Donor;
 
 /**
- * One message to one endpoint about one donor change (contract section 16): thin, with no personal data, so a
+ * One message to one endpoint about one donor change (docs/api.md, "Webhooks"): thin, with no personal data, so a
  * receiver reads the donor with its own key. Its body is written here, byte for byte as it is signed and sent, from
  * values that need no escaping: a type's key, an instant, numbers and a feed token's base64url.
  *

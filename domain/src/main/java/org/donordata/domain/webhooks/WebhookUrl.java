@@ -8,10 +8,10 @@ import java.util.Optional;
 import org.donordata.domain.Problem;
 
 /**
- * An endpoint's address (contract section 16): absolute {@code https://} (or {@code http://} where the operator allows
- * it), at most {@value #MAX_LENGTH} characters, with a host and without user information, a port (if written) from 1
- * to 65535; a host written as an IP address must be one {@link WebhookAddresses} permits. A host name is not looked
- * up here: the address it resolves to is checked at every delivery.
+ * An endpoint's address (docs/api.md, "Webhooks"): absolute {@code https://} (or {@code http://} where the operator
+ * allows it), at most {@value #MAX_LENGTH} characters, with a host and without user information, a port (if written)
+ * from 1 to 65535; a host written as an IP address must be one {@link WebhookAddresses} permits. A host name is not
+ * looked up here: the address it resolves to is checked at every delivery.
  */
 public record WebhookUrl(URI uri) {
 

@@ -1,5 +1,5 @@
 /**
- * Webhooks' rules (contract section 16) that need nothing but the JDK: which addresses a message may go to, how a
+ * Webhooks' rules (docs/api.md, "Webhooks") that need nothing but the JDK: which addresses a message may go to, how a
  * message is signed (Standard Webhooks), its secrets, and when a failed message is sent again.
  */
 package org.donordata.domain.webhooks;
