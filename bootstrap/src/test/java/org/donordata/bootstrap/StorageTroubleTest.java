@@ -255,7 +255,7 @@ class StorageTroubleTest {
 
                 Files.delete(ballast);
                 server.startAgainIfStopped();
-                awaitReady(service.adminPort(), org.donordata.adapters.sql.DatabaseKind.ROOM_QUIET.toSeconds() + 15);
+                awaitReady(service.adminPort(), org.donordata.adapters.sql.SqlDatabase.ROOM_QUIET.toSeconds() + 15);
                 assertEquals(201, client.post("/api/v1/donors", KEY, body("after")).status());
                 for (long id : acknowledged) {
                     assertEquals(200, client.get("/api/v1/donors/" + id, KEY).status(), "donor " + id);

@@ -25,7 +25,7 @@ public record DatabaseSettings(String jdbcUrl, String user, String password, int
 
     /** @throws IllegalArgumentException naming the setting that is out of range, or for an unsupported URL */
     public DatabaseSettings {
-        DatabaseKind.of(jdbcUrl);
+        SupportedDatabases.forUrl(jdbcUrl);
         if (maxPoolSize < 1) {
             throw new IllegalArgumentException(
                     "maxPoolSize (the most database connections open at once) must be at least 1, got " + maxPoolSize);
@@ -57,7 +57,7 @@ public record DatabaseSettings(String jdbcUrl, String user, String password, int
      * @throws IllegalArgumentException for a URL of an unsupported database
      */
     public static int defaultMaxPoolSize(String jdbcUrl) {
-        return DatabaseKind.of(jdbcUrl).defaultMaxPoolSize();
+        return SupportedDatabases.forUrl(jdbcUrl).defaultMaxPoolSize();
     }
 
     /** Never shows the password, so that logging the settings cannot leak it. */

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -26,21 +25,27 @@ import java.util.function.Supplier;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import org.donordata.adapters.sql.applications.ApplicationStorage;
 import org.donordata.adapters.sql.applications.CachedApplicationRepository;
 import org.donordata.adapters.sql.applications.JooqApplicationRepository;
-import org.donordata.adapters.sql.trail.NumberStoredRecords;
-import org.donordata.adapters.sql.trail.SqlAuditTrail;
 import org.donordata.adapters.sql.donors.DonorQueries;
-import org.donordata.adapters.sql.donors.FoldStoredEmails;
-import org.donordata.adapters.sql.donors.IndexStoredDonors;
+import org.donordata.adapters.sql.donors.DonorStorage;
 import org.donordata.adapters.sql.donors.SqlDonorRepository;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Reads;
+import org.donordata.adapters.sql.kit.StoredConcern;
+import org.donordata.adapters.sql.kit.Writes;
+import org.donordata.adapters.sql.trail.SqlAuditTrail;
+import org.donordata.adapters.sql.trail.TrailStorage;
 import org.donordata.adapters.sql.webhooks.SqlWebhookRepository;
+import org.donordata.adapters.sql.webhooks.WebhookStorage;
 import org.donordata.application.ApplicationRepository;
 import org.donordata.application.AuditTrail;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.webhooks.WebhookRepository;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.flywaydb.core.api.migration.JavaMigration;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
@@ -57,10 +62,22 @@ public final class SqlDatabase implements AutoCloseable {
      * seconds, while a busy client's requests cost one key look-up per 5 seconds instead of one each.
      */
     public static final Duration DEFAULT_API_KEY_CACHE_LIFETIME = Duration.ofSeconds(5);
+    /**
+     * How long a server's database must refuse no write for want of space before readiness says it has room again
+     * (DatabaseKind.hasRoomToWrite).
+     */
+    public static final Duration ROOM_QUIET = DatabaseKind.ROOM_QUIET;
     /** A commit running longer than this means the writer is stuck (a commit takes milliseconds). */
     static final Duration STUCK_WRITER = Duration.ofSeconds(10);
     // Readiness probes wait on the pool and the network: on virtual threads, so a hung probe holds no platform thread.
     private static final Executor PROBES = Executors.newVirtualThreadPerTaskExecutor();
+    /**
+     * Every concern this adapter stores, each declaring its tables and Java migrations once; a copy between databases
+     * moves their tables in this order, each after the tables it refers to (docs/architecture.md, "Adding a concern").
+     */
+    public static final List<StoredConcern> CONCERNS = List.of(ApplicationStorage.INSTANCE, DonorStorage.INSTANCE,
+            TrailStorage.INSTANCE, WebhookStorage.INSTANCE);
+
     /** The row of installation_secrets that keys the sync feed's tokens. */
     private static final long CHANGE_TOKEN_SECRET = 1;
 
@@ -80,25 +97,25 @@ public final class SqlDatabase implements AutoCloseable {
     private SqlDatabase(HikariDataSource dataSource, DatabaseKind kind, DatabaseSettings settings,
             Duration apiKeyCacheLifetime) {
         this.dataSource = dataSource;
-        this.dsl = DSL.using(dataSource, kind.dialect());
+        this.dsl = kind.using(dataSource);
         this.failures = new StorageFailures(kind);
+        failures.installOn(dsl.configuration());
         this.kind = kind;
         this.jdbcUrl = settings.jdbcUrl();
         // Keys' last uses are written off the requests that used them; those under way finish before the pool closes.
         ExecutorService keyUses = Executors.newVirtualThreadPerTaskExecutor();
         closedFirst.add(keyUses);
-        this.applications = new CachedApplicationRepository(failures.guard(new JooqApplicationRepository(dsl)),
+        this.applications = new CachedApplicationRepository(new JooqApplicationRepository(dsl, kind),
                 apiKeyCacheLifetime, Ticker.systemTicker(), keyUses);
-        this.trail = failures.guard(new SqlAuditTrail(dsl));
-        DatabaseKind.Access access = kind.access(dsl, dataSource, settings);
+        this.trail = new SqlAuditTrail(dsl, kind);
+        DatabaseKind.Access access = kind.access(dsl, dataSource, settings.jdbcUrl(), settings.connectionTimeout());
         closedFirst.addAll(access.closedFirst());
         Reads reads = access.reads();
         Writes writes = access.writes();
         this.unguardedWrites = writes;
         this.writes = failures.guard(writes);
         this.donors = new SqlDonorRepository(DonorQueries.of(kind), failures.guard(reads), this.writes);
-        // Guarded once, as a whole: its writes through the node's writes too would translate a failure twice.
-        this.webhooks = failures.guard(new SqlWebhookRepository(dsl, writes, donors));
+        this.webhooks = new SqlWebhookRepository(dsl, kind, this.writes, donors);
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */
@@ -120,7 +137,7 @@ public final class SqlDatabase implements AutoCloseable {
         if (apiKeyCacheLifetime.isNegative()) {
             throw new IllegalArgumentException("the api-key cache lifetime must be zero or more");
         }
-        DatabaseKind kind = DatabaseKind.of(settings.jdbcUrl());
+        DatabaseKind kind = SupportedDatabases.forUrl(settings.jdbcUrl());
         kind.prepare(settings.jdbcUrl());
         HikariDataSource dataSource = new HikariDataSource(poolConfig(settings, kind));
         try {
@@ -141,8 +158,8 @@ public final class SqlDatabase implements AutoCloseable {
     static FluentConfiguration migrations(DatabaseKind kind) {
         return Flyway.configure()
                 .locations(kind.migrations())
-                .javaMigrations(new FoldStoredEmails(), new IndexStoredDonors.IndexSearchWords(),
-                        new IndexStoredDonors.IndexDuplicateKeys(), new NumberStoredRecords())
+                .javaMigrations(CONCERNS.stream().flatMap(concern -> concern.javaMigrations().stream())
+                        .toArray(JavaMigration[]::new))
                 .failOnMissingLocations(true);
     }
 
@@ -198,6 +215,11 @@ public final class SqlDatabase implements AutoCloseable {
                 .execute();
         return dsl.select(INSTALLATION_SECRETS.SECRET).from(INSTALLATION_SECRETS)
                 .where(INSTALLATION_SECRETS.ID.eq(CHANGE_TOKEN_SECRET)).fetchSingle().value1();
+    }
+
+    /** This database's kind, for the adapter's own packages that work on rows (DatabaseCopy), and tests. */
+    public DatabaseKind kind() {
+        return kind;
     }
 
     /**

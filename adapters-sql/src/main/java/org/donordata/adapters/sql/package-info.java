@@ -4,10 +4,10 @@
  * {@link org.donordata.adapters.sql.DatabaseSettings}; {@link org.donordata.adapters.sql.copy.DatabaseCopy} moves an
  * installation's data from one database to another.
  *
- * <p>This package holds the entry points, {@link org.donordata.adapters.sql.DatabaseKind} (the one interface for what
- * databases do differently) and what every concern shares: reads and writes ({@link org.donordata.adapters.sql.Reads},
- * {@link org.donordata.adapters.sql.Writes}, {@link org.donordata.adapters.sql.GroupCommitWriter}), the typed
- * statement helper ({@link org.donordata.adapters.sql.Statement}, {@link org.donordata.adapters.sql.Bindings}) and
+ * <p>This package holds the entry points, {@link org.donordata.adapters.sql.kit.DatabaseKind} (the one interface for what
+ * databases do differently) and what every concern shares: reads and writes ({@link org.donordata.adapters.sql.kit.Reads},
+ * {@link org.donordata.adapters.sql.kit.Writes}, {@link org.donordata.adapters.sql.kit.GroupCommitWriter}), the typed
+ * statement helper ({@link org.donordata.adapters.sql.kit.Statement}, {@link org.donordata.adapters.sql.kit.Bindings}) and
  * what a failed write means ({@link org.donordata.adapters.sql.StorageFailures}). A package per concern
  * ({@code donors}, {@code applications}, {@code copy}) and per database ({@code sqlite}, {@code postgres},
  * {@code mariadb}) holds the rest; only this adapter reaches them (ArchUnit). The table classes are generated

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.donordata.adapters.sql.kit.UniqueConstraint;
+import org.donordata.adapters.sql.kit.DatabaseKind;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,7 +46,7 @@ abstract class DatabaseKindContract extends DonorRepositoryTestBase {
     private static final Instant NOW = Instant.parse("2026-11-24T10:00:00Z");
 
     private DatabaseKind kind() {
-        return DatabaseKind.of(database.dsl());
+        return database.kind();
     }
 
     private static void insertApplication(DSLContext dsl, String name) {
@@ -193,8 +195,16 @@ abstract class DatabaseKindContract extends DonorRepositoryTestBase {
     }
 
     @Test
-    void aDslContextOfAnotherDatabaseIsNoKindOfThisAdapter() {
-        assertThrows(IllegalStateException.class,
-                () -> DatabaseKind.of(org.jooq.impl.DSL.using(org.jooq.SQLDialect.H2)));
+    void aDslContextMadeWithoutItsKindIsRefusedATimestamp() {
+        org.jooq.DSLContext bare = org.jooq.impl.DSL.using(database.dsl().configuration().connectionProvider(),
+                database.dsl().dialect());
+        DataAccessException refused = assertThrows(DataAccessException.class,
+                () -> bare.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "Bare").set(APPLICATIONS.CREATED_AT, NOW)
+                        .execute());
+        Throwable cause = refused;
+        while (cause.getCause() != null && !(cause instanceof IllegalStateException)) {
+            cause = cause.getCause();
+        }
+        assertTrue(String.valueOf(cause.getMessage()).contains("without its database kind"), cause.toString());
     }
 }

@@ -1,5 +1,6 @@
 package org.donordata.adapters.sql;
 
+import org.donordata.adapters.sql.kit.DatabaseKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ public abstract class DatabaseTestBase {
 
     /** The service's migrations on the database of these settings, to be stopped at an earlier version. */
     static FluentConfiguration migrations(DatabaseSettings settings) {
-        return SqlDatabase.migrations(DatabaseKind.of(settings.jdbcUrl()))
+        return SqlDatabase.migrations(SupportedDatabases.forUrl(settings.jdbcUrl()))
                 .dataSource(settings.jdbcUrl(), settings.user(), settings.password());
     }
 
@@ -35,7 +36,9 @@ public abstract class DatabaseTestBase {
 
     /** jOOQ straight on the database, past the service: to write rows as an older schema held them. */
     static CloseableDSLContext connect(DatabaseSettings settings) {
-        return DSL.using(settings.jdbcUrl(), settings.user(), settings.password());
+        CloseableDSLContext dsl = DSL.using(settings.jdbcUrl(), settings.user(), settings.password());
+        dsl.configuration().data(DatabaseKind.CONFIGURATION_KEY, SupportedDatabases.forUrl(settings.jdbcUrl()));
+        return dsl;
     }
 
     @BeforeEach

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.donordata.adapters.sql.kit.GroupCommitWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -35,8 +35,9 @@ import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
- * Migration V8 (contract section 14) on an installation of schema version 7, which every database has had: each
- * application's one key keeps working, as its key named default with every scope, and a revoked one stays revoked.
+ * Migration V8 (docs/api.md, "Applications and keys") on an installation of schema version 7, which every database has
+ * had: each application's one key keeps working, as its key named default with every scope, and a revoked one stays
+ * revoked.
  * Migration V15 on the schema before it: keys named default gain donors:merge (docs/api.md, "Applications and keys"),
  * and each idempotency key's row goes to the API key whose create the trail records (docs/api.md, "Safe retries and
  * concurrent edits").

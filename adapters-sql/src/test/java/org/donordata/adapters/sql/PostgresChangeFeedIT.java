@@ -186,7 +186,7 @@ class PostgresChangeFeedIT extends DonorRepositoryTestBase {
 
     /** What DonorRows' update does to the row, stamped a moment before the service's modify. */
     private void modifyLikeTheService(Connection connection, long id, String notes) throws Exception {
-        String sql = DSL.using(PostgresKind.INSTANCE.dialect()).render(DSL.update(DONORS)
+        String sql = PostgresKind.INSTANCE.renderer().render(DSL.update(DONORS)
                 .set(DONORS.NOTES, DSL.val("", String.class))
                 .set(DONORS.UPDATED_AT, DSL.val(null, DONORS.UPDATED_AT))
                 .set(DONORS.CHANGE_SEQ, PostgresKind.INSTANCE.changeNumber())

@@ -99,7 +99,7 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
 
     /** The insert of DonorRows: the transaction's id first, then the donor's. */
     private long insertLikeTheService(Connection connection) throws Exception {
-        String sql = DSL.using(PostgresKind.INSTANCE.dialect()).renderInlined(DSL.insertInto(DONORS)
+        String sql = PostgresKind.INSTANCE.renderer().renderInlined(DSL.insertInto(DONORS)
                 .columns(DONORS.APPLICATION_ID, DONORS.TYPE, DONORS.FIRST_NAME, DONORS.LAST_NAME, DONORS.EMAIL_OPT_OUT,
                         DONORS.DO_NOT_CONTACT, DONORS.CREATED_AT, DONORS.UPDATED_AT, DONORS.VERSION, DONORS.CHANGE_SEQ)
                 .select(DSL.select(DSL.val(owner.value()), DSL.val("individual"), DSL.val("Slow"), DSL.val("Insert"),

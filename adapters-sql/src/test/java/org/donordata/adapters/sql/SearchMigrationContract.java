@@ -21,9 +21,9 @@ import org.jooq.CloseableDSLContext;
 import org.junit.jupiter.api.Test;
 
 /**
- * Migrations V9, 9.1, V10 and 10.1 (contract section 15) on an installation of schema version 8: the donors stored
- * before are found by search, and as duplicates, as the ones stored after are, folded by the service's rule; erased ones
- * are not.
+ * Migrations V9, 9.1, V10 and 10.1 (docs/api.md, "Duplicates and merge") on an installation of schema version 8: the
+ * donors stored before are found by search, and as duplicates, as the ones stored after are, folded by the service's
+ * rule; erased ones are not.
  */
 abstract class SearchMigrationContract extends DatabaseTestBase {
 

@@ -13,8 +13,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
-import org.donordata.adapters.sql.copy.CopiedTable;
-import org.donordata.adapters.sql.copy.DatabaseCopy;
+import org.donordata.adapters.sql.kit.CopiedTable;
+import org.donordata.adapters.sql.kit.StoredConcern;
+import java.util.ArrayList;
 import org.donordata.adapters.sql.donors.IdempotencyKeyRows;
 import org.donordata.application.Application;
 import org.donordata.application.ApplicationId;
@@ -59,12 +60,16 @@ abstract class SqlStorageContract extends DonorRepositoryTestBase {
                 }
             }
         });
-        Set<String> named = new TreeSet<>(DatabaseCopy.NOT_COPIED.keySet());
-        for (CopiedTable copied : CopiedTable.values()) {
-            named.add(copied.tableName().toLowerCase(Locale.ROOT));
+        List<String> named = new ArrayList<>();
+        for (StoredConcern concern : SqlDatabase.CONCERNS) {
+            named.addAll(concern.notCopied().keySet());
+            for (CopiedTable copied : concern.copiedTables()) {
+                named.add(copied.tableName().toLowerCase(Locale.ROOT));
+            }
         }
 
-        assertEquals(stored, named, "copied (CopiedTable) or not copied (DatabaseCopy.NOT_COPIED), every table once");
+        assertEquals(List.copyOf(stored), named.stream().sorted().toList(),
+                "every table named once by one concern (SqlDatabase.CONCERNS), as copied or not copied");
     }
 
     @Test

@@ -3,6 +3,8 @@ package org.donordata.adapters.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.Statement;
 import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.util.List;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.donordata.adapters.sql.kit.DatabaseKind;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Instant;
@@ -116,7 +117,7 @@ class StorageFailuresTest {
 
     @Test
     void noConnectionInTimeIsUnreachableOnEveryDatabase() {
-        for (DatabaseKind kind : DatabaseKind.all()) {
+        for (DatabaseKind kind : SupportedDatabases.ALL) {
             assertEquals(Cause.UNREACHABLE, failedWrite(new StorageFailures(kind),
                     new SQLTransientConnectionException("donors - Connection is not available, request timed out")).why());
         }

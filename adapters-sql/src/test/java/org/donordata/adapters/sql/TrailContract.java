@@ -35,8 +35,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The trail (contract section 14) on a database: one record per change, written in the change's own transaction, so
- * a write that fails leaves no record; read by donor and by application, with the keys' events.
+ * The trail (docs/api.md, "The trail") on a database: one record per change, written in the change's own transaction,
+ * so a write that fails leaves no record; read by donor and by application, with the keys' events.
  */
 abstract class TrailContract extends DonorRepositoryTestBase {
 
@@ -178,7 +178,10 @@ abstract class TrailContract extends DonorRepositoryTestBase {
         return new DonorChangeRecord(AuditAction.MODIFIED, List.of(field), WEBSITE);
     }
 
-    /** Contract sections 14 and 15: a merge is a change of both donors, each with its record in the one transaction. */
+    /**
+     * docs/api.md, "The trail" and "Duplicates and merge": a merge is a change of both donors, each with its record in
+     * the one transaction.
+     */
     @Test
     void aMergeRecordsMergedIntoForTheDuplicateAndMergedForTheSurvivor() {
         Donor ada = writes.insert(owner, person("Ada", null), CREATED);

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
+import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.ChangeEvent;
@@ -40,9 +41,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Webhook endpoints on a database (contract section 16): where delivery stands is stored exactly, the owner's changes
- * and the deliverers' never overwrite each other, one node at a time holds an endpoint, and the feed as messages tell
- * of it, with the key of each change.
+ * Webhook endpoints on a database (docs/api.md, "Webhooks"): where delivery stands is stored exactly, the owner's
+ * changes and the deliverers' never overwrite each other, one node at a time holds an endpoint, and the feed as
+ * messages tell of it, with the key of each change.
  */
 abstract class WebhookStoreContract extends DonorRepositoryTestBase {
 
@@ -195,7 +196,7 @@ abstract class WebhookStoreContract extends DonorRepositoryTestBase {
                 return writer.write(write);
             }
         };
-        WebhookRepository managed = new SqlWebhookRepository(database.dsl(), counted, donors);
+        WebhookRepository managed = new SqlWebhookRepository(database.dsl(), database.kind(), counted, donors);
 
         WebhookEndpoint created = managed.create(owner, new WebhookRepository.NewEndpoint(WebhookUrl.of(
                 "https://crm.example.org/hooks", WebhookUrl.Rules.STRICT), "", WebhookSecret.make(), Set.of()), 3,

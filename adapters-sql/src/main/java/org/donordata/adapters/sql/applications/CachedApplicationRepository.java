@@ -27,8 +27,9 @@ import org.donordata.application.KeyHash;
  * which the HTTP adapter's throttle on wrong keys already bounds per client, and a key issued a moment ago works at
  * once. Bounded, so that a flood of distinct valid keys cannot grow it without limit.
  *
- * <p>A key's use is written on its first use on this node and then at most once a minute (contract section 14: no
- * database write per request), by the executor it is given, so that no request waits for it.
+ * <p>A key's use is written on its first use on this node and then at most once a minute (docs/api.md,
+ * "Applications and keys": no database write per request), by the executor it is given, so that no request waits for
+ * it.
  */
 public final class CachedApplicationRepository implements ApplicationRepository {
 

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.UniqueConstraint;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.UniqueConstraint;
 import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.Actor;
 import org.donordata.application.ApiKey;
@@ -36,11 +36,13 @@ public final class JooqApplicationRepository implements ApplicationRepository {
     private static final UniqueConstraint NAME = new UniqueConstraint("applications_name_unique", "applications.name");
 
     private final DSLContext dsl;
+    private final DatabaseKind kind;
     private final TrailAppend trail;
 
-    public JooqApplicationRepository(DSLContext dsl) {
+    public JooqApplicationRepository(DSLContext dsl, DatabaseKind kind) {
         this.dsl = dsl;
-        this.trail = TrailAppend.of(DatabaseKind.of(dsl));
+        this.kind = kind;
+        this.trail = TrailAppend.of(kind);
     }
 
     @Override
@@ -61,7 +63,7 @@ public final class JooqApplicationRepository implements ApplicationRepository {
                         AuditAction.KEY_CREATED, actor, createdAt));
             });
         } catch (DataAccessException e) {
-            if (NAME.isViolatedBy(e, DatabaseKind.of(dsl))) {
+            if (NAME.isViolatedBy(e, kind)) {
                 throw new ApplicationCommandException("An application named '" + name + "' already exists.");
             }
             throw e;

@@ -1,19 +1,18 @@
 package org.donordata.adapters.sql.copy;
 
+import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
 import java.time.Duration;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 import org.donordata.adapters.sql.SqlDatabase;
-import org.donordata.adapters.sql.donors.Sequencing;
-import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
+import org.donordata.adapters.sql.kit.CopiedTable;
+import org.donordata.adapters.sql.kit.StoredConcern;
 
 /**
  * Copies every application, every key (hashes, scopes, states), every donor, the whole trail and the installation's
@@ -36,17 +35,6 @@ import org.jooq.impl.DSL;
 public final class DatabaseCopy {
 
     /**
-     * Every table of the schema that is not a {@link CopiedTable}, with why: a table added to the schema must be named
-     * in one or the other (SqlStorageContract checks the catalogue of a migrated database against both), so that a new
-     * concern's data is never silently left behind by a move.
-     */
-    public static final Map<String, String> NOT_COPIED = Map.of(
-            "idempotency_keys", "remembered for a day only: a create retried across the move may create its donor twice",
-            "donor_ordinals", "the target numbers the donors it holds",
-            "sequencing", "the target counts changes on from the largest it holds",
-            "donor_words", "the search words and duplicate keys are made on the target from the copied donors");
-
-    /**
      * Rows per batch: large enough that round trips do not dominate, small enough that a batch of donors (21
      * columns) stays well under SQLite's limit of 32,766 bind values per statement.
      */
@@ -57,7 +45,7 @@ public final class DatabaseCopy {
     public interface Progress {
 
         /**
-         * @param table the name of a table of {@link CopiedTable}, in its order
+         * @param table the name of a copied table, in the order the concerns list them (SqlDatabase.CONCERNS)
          * @param done the rows handled so far, copied or found in the target already
          * @param total the rows the source held when this table's copy began
          */
@@ -82,11 +70,11 @@ public final class DatabaseCopy {
         }
     }
 
-    private final DSLContext source;
-    private final DSLContext target;
+    private final SqlDatabase source;
+    private final SqlDatabase target;
     private final int batchSize;
 
-    DatabaseCopy(DSLContext source, DSLContext target, int batchSize) {
+    DatabaseCopy(SqlDatabase source, SqlDatabase target, int batchSize) {
         this.source = source;
         this.target = target;
         this.batchSize = batchSize;
@@ -99,28 +87,26 @@ public final class DatabaseCopy {
      *         one; what was copied before stays, and a rerun continues from there once the cause is removed
      */
     public static Result copy(SqlDatabase source, SqlDatabase target, Progress progress) {
-        return new DatabaseCopy(source.dsl(), target.dsl(), BATCH_SIZE).run(progress);
+        return new DatabaseCopy(source, target, BATCH_SIZE).run(progress);
     }
 
     Result run(Progress progress) {
         Objects.requireNonNull(progress, "progress");
         long started = System.nanoTime();
-        TableCopy tables = new TableCopy(source, target, batchSize);
-        Map<CopiedTable, TableCopy.Counts> counts = new EnumMap<>(CopiedTable.class);
-        for (CopiedTable table : CopiedTable.values()) {
-            counts.put(table, tables.copy(table, progress));
+        TableCopy tables = new TableCopy(source.dsl(), target.dsl(), target.kind(), batchSize);
+        List<CopiedTable> copied = SqlDatabase.CONCERNS.stream()
+                .flatMap(concern -> concern.copiedTables().stream()).toList();
+        Map<String, TableCopy.Counts> counts = new HashMap<>();
+        for (CopiedTable table : copied) {
+            counts.put(table.tableName(), tables.copy(table, progress));
         }
-        TableCopy.Counts applications = counts.get(CopiedTable.APPLICATIONS);
-        TableCopy.Counts donors = counts.get(CopiedTable.DONORS);
-        // Ordinals and change numbers are not copied: the target numbers the donors it holds, and counts changes on
-        // from the largest it holds, so a sync token taken on the source means the same on the target.
-        target.transaction(transaction -> {
-            Long largestId = transaction.dsl().fetchValue(DSL.select(DSL.max(DONORS.ID)).from(DONORS));
-            Sequencing.numberThrough(transaction.dsl(), largestId == null ? 0 : largestId);
-            Sequencing.changesAfterEveryStoredOne(transaction.dsl());
-        });
-        TableComparison comparison = new TableComparison(source, target, batchSize);
-        List<String> differences = Stream.of(CopiedTable.values())
+        for (StoredConcern concern : SqlDatabase.CONCERNS) {
+            concern.afterCopy(target.dsl(), target.kind());
+        }
+        TableCopy.Counts applications = counts.get(APPLICATIONS.getName());
+        TableCopy.Counts donors = counts.get(DONORS.getName());
+        TableComparison comparison = new TableComparison(source.dsl(), target.dsl(), batchSize);
+        List<String> differences = copied.stream()
                 .map(comparison::difference)
                 .flatMap(Optional::stream)
                 .toList();

@@ -3,7 +3,8 @@ package org.donordata.adapters.sql.copy;
 import java.util.List;
 import java.util.stream.Stream;
 
-import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.kit.CopiedTable;
+import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.QueryPart;
@@ -25,8 +26,8 @@ final class ExplicitIds {
      * whether or not the URL asks the driver to rewrite batches. The caller keeps a batch small enough for both
      * databases' limits on bind values per statement (SQLite's is 32,766).
      */
-    static void insert(DSLContext tx, CopiedTable copied, List<Record> rows) {
-        QueryPart override = DatabaseKind.of(tx).keepingGivenIds();
+    static void insert(DSLContext tx, DatabaseKind kind, CopiedTable copied, List<Record> rows) {
+        QueryPart override = kind.keepingGivenIds();
         Field<?>[] fields = copied.table().fields();
         List<RowN> values = rows.stream()
                 .map(row -> DSL.row(Stream.of(fields).map(field -> DSL.val(row.get(field), field)).toList()))
@@ -36,7 +37,7 @@ final class ExplicitIds {
     }
 
     /** Moves the table's id generator past the largest id in the table, if it is not past it already. */
-    static void moveGeneratorPastLargestId(DSLContext tx, CopiedTable copied) {
-        DatabaseKind.of(tx).moveIdGeneratorPast(tx, copied);
+    static void moveGeneratorPastLargestId(DSLContext tx, DatabaseKind kind, CopiedTable copied) {
+        kind.moveIdGeneratorPast(tx, copied.table(), copied.id());
     }
 }

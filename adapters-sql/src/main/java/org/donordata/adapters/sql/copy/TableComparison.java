@@ -3,6 +3,7 @@ package org.donordata.adapters.sql.copy;
 import java.util.Locale;
 import java.util.Optional;
 
+import org.donordata.adapters.sql.kit.CopiedTable;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.Result;

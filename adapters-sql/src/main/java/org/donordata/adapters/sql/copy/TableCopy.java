@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.donors.DonorWords;
+import org.donordata.adapters.sql.kit.CopiedTable;
+import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.copy.DatabaseCopy.Progress;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -21,11 +21,13 @@ final class TableCopy {
 
     private final DSLContext source;
     private final DSLContext target;
+    private final DatabaseKind targetKind;
     private final int batchSize;
 
-    TableCopy(DSLContext source, DSLContext target, int batchSize) {
+    TableCopy(DSLContext source, DSLContext target, DatabaseKind targetKind, int batchSize) {
         this.source = source;
         this.target = target;
+        this.targetKind = targetKind;
         this.batchSize = batchSize;
     }
 
@@ -48,7 +50,7 @@ final class TableCopy {
         }
         // Each written batch moved it already; this covers a target that got equal rows some other way (a restored
         // dump, say) with its generator left behind.
-        ExplicitIds.moveGeneratorPastLargestId(target, copied);
+        ExplicitIds.moveGeneratorPastLargestId(target, targetKind, copied);
         return new Counts(written, done - written);
     }
 
@@ -59,14 +61,11 @@ final class TableCopy {
                 DSLContext tx = transaction.dsl();
                 List<Record> missing = rowsMissingFrom(tx, copied, batch);
                 if (!missing.isEmpty()) {
-                    ExplicitIds.insert(tx, copied, missing);
-                    if (copied == CopiedTable.DONORS) {
-                        // Derived from the donors, so made on the target as the service makes them.
-                        DonorWords.addForRows(tx, missing);
-                    }
+                    ExplicitIds.insert(tx, targetKind, copied, missing);
+                    copied.derived().addFor(tx, missing);
                     // In the same transaction, so that even a copy interrupted after this batch leaves the target
                     // able to create rows.
-                    ExplicitIds.moveGeneratorPastLargestId(tx, copied);
+                    ExplicitIds.moveGeneratorPastLargestId(tx, targetKind, copied);
                 }
                 return missing.size();
             });
@@ -108,7 +107,7 @@ final class TableCopy {
     }
 
     private boolean isConstraintViolation(DataAccessException e) {
-        DatabaseKind kind = DatabaseKind.of(target);
+        DatabaseKind kind = targetKind;
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof java.sql.SQLException sql && kind.isConstraintViolation(sql)) {
                 return true;

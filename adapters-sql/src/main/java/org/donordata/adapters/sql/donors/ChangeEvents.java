@@ -12,9 +12,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.ChangeEvent;
 import org.donordata.application.DonorRepository;
@@ -69,7 +69,7 @@ record ChangeEvents(Statement events, Statement latest, Statement othersChanged,
     private static final Field<Long> HIDDEN_RECORD = DSL.field(DSL.name("hidden", "id"), Long.class);
 
     static ChangeEvents of(DatabaseKind kind) {
-        DSLContext renderer = DSL.using(kind.dialect());
+        DSLContext renderer = kind.renderer();
         return new ChangeEvents(Statement.render(renderer, DonorQueries.changes(kind, SELECTED)),
                 Statement.render(renderer, DSL.select(DONORS.CHANGE_SEQ, DONORS.ID).from(DONORS)
                         .where(DONORS.APPLICATION_ID.eq(DonorQueries.APPLICATION),

@@ -15,8 +15,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DocumentMember;
+import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.application.DonorDocument;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
@@ -29,15 +30,16 @@ import org.jooq.impl.DSL;
 
 /**
  * The mapping between donors and rows of the {@code donors} table, driven by {@link DonorField}: every field is the
- * column of the same name, so no column is named here. Rows are read from JDBC result sets of {@link #SELECTED}, by
- * the column's place in that list; jOOQ's general mapping cost more than a point read itself (measured).
+ * column of the same name, so no column is named here. Rows are read from JDBC result sets of {@link #SELECTED}, by the
+ * column's place in that list; jOOQ's general mapping cost more than a point read itself (docs/performance.md, "Reads
+ * skip the general paths").
  */
 public final class DonorColumns {
 
     private static final DonorField[] FIELDS = DonorField.values();
 
     // Made once: each write binds every field, and making a parameter (its column looked up by name) cost the one
-    // writer thread more than binding it (measured).
+    // writer thread more than binding it (docs/performance.md, "The one writer does no needless work").
     private static final Map<DonorField, Param<?>> PARAMETERS = parameters();
 
     /** What a donor read selects: every field's column in field order, the version, then the change's number. */
@@ -94,8 +96,8 @@ public final class DonorColumns {
     /**
      * The writable fields whose columns an index of the donors table holds (the email as {@link #FOLDED_EMAIL}): an
      * update that changes none of them leaves their columns out (DonorQueries), since SQLite rewrites an entry in every
-     * index of a column an UPDATE sets, changed or not, one more page written per index (docs/performance.md).
-     * {@code DonorColumnsTest} checks this against the migrations' indexes.
+     * index of a column an UPDATE sets, changed or not, one more page written per index (docs/performance.md, "A modify
+     * leaves unchanged indexed columns out"). {@code DonorColumnsTest} checks this against the migrations' indexes.
      */
     static final Set<DonorField> INDEXED = Collections.unmodifiableSet(EnumSet.of(DonorField.TYPE,
             DonorField.EXTERNAL_ID, DonorField.EMAIL));

@@ -21,9 +21,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Ordering;
+import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
@@ -48,9 +49,10 @@ import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /**
- * The donor statements, rendered once by jOOQ in the database's dialect (rendering cost more CPU than PostgreSQL
- * spent on a create, measured), and the reading of their rows. Parameters are bound by their {@link Param} ({@link Bindings}):
- * the constants here, and each writable field's {@link DonorColumns#parameter}.
+ * The donor statements, rendered once by jOOQ in the database's dialect (rendering cost more CPU than PostgreSQL spent
+ * on a create: docs/performance.md, "Reads skip the general paths"), and the reading of their rows. Parameters are
+ * bound by their {@link Param} ({@link Bindings}): the constants here, and each writable field's
+ * {@link DonorColumns#parameter}.
  *
  * @param rows the reads of donors as rows: one, a page, a filtered or searched page
  * @param findForUpdate one donor, locking the row for the caller's transaction
@@ -135,7 +137,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     static final Param<Instant> CREATED = DSL.param("p_created", DONORS.CREATED_AT.getType());
     public static final Param<Instant> UPDATED = DSL.param("p_updated", DONORS.UPDATED_AT.getType());
     static final Param<Long> VERSION = DSL.param("p_version", Long.class);
-    public static final Param<Long> CHANGE = DSL.param("p_change", Long.class);
+    public static final Param<Long> CHANGE = Ordering.CHANGE;
     static final Param<String> EXTERNAL_ID = DSL.param("p_external_id", String.class);
     static final Param<Instant> ERASED = DSL.param("p_erased", DONORS.ERASED_AT.getType());
     static final Param<Long> MERGED = DSL.param("p_merged", Long.class);
@@ -159,7 +161,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     /** U+10FFFF, which is no letter or digit and sorts after every one in each database's order of words (V9). */
     private static final String AFTER_EVERY_LETTER = "\uDBFF\uDFFF";
 
-    /** A criterion of a filtered list (contract section 8): the condition it adds. */
+    /** A criterion of a filtered list (docs/api.md, "Finding donors (filters)"): the condition it adds. */
     enum Criterion {
         EMAIL(DonorColumns.FOLDED_EMAIL.eq(FILTER_EMAIL)),
         EXTERNAL_ID(DonorColumns.text(DonorField.EXTERNAL_ID).eq(FILTER_EXTERNAL_ID)),
@@ -179,7 +181,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     }
 
     public static DonorQueries of(DatabaseKind kind) {
-        DSLContext renderer = DSL.using(kind.dialect());
+        DSLContext renderer = kind.renderer();
         var byExternalId = DSL.select(DonorColumns.SELECTED).from(DONORS).where(DONORS.APPLICATION_ID.eq(APPLICATION),
                 DonorColumns.text(DonorField.EXTERNAL_ID).eq(EXTERNAL_ID));
         Reading rows = Reading.of(kind, renderer, DonorColumns.SELECTED);
@@ -233,9 +235,10 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         if (!shape.drawn()) {
             conditions.add(DONORS.ID.gt(AFTER));
         }
-        // Without an exact criterion, SQLite would read the owner's donors on an (application_id, ...) index and sort
-        // them, a million for one page (measured), where it should draw the term's donors by id, or walk donors in id
-        // order and stop when the page is full.
+        // Without an exact criterion, SQLite would read all the owner's donors on an (application_id, ...) index and
+        // sort them for one page, where it should draw the term's donors by id, or walk donors in id order and stop
+        // when the page is full (docs/performance.md, "The owner compared as an expression where SQLite would pick its
+        // index").
         boolean exact = shape.criteria().contains(Criterion.EMAIL) || shape.criteria().contains(Criterion.EXTERNAL_ID);
         Condition owner = exact ? DONORS.APPLICATION_ID.eq(APPLICATION) : ownerByNoIndex();
         return page(kind, selected, owner, shape.criteria(), conditions);
@@ -333,10 +336,11 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
 
     /**
      * The owner's donors, but one, that have the most of some duplicate keys, then in id order, among the donors the
-     * keys reach: each key at most {@code count} donors, the first in id order of the key's entries in the words' lookup
-     * index (V9), so that a read costs about the same however many donors share a value (docs/api.md, "Duplicates and
-     * merge"; issue 33: 46,000 donors sharing an email and a phone took 84 ms). The keys each reached donor has are then
-     * looked up by the words' key (donor, word), counted per donor, and only the donors kept are read.
+     * keys reach: each key at most {@code count} donors, the first in id order of the key's entries in the words'
+     * lookup index (V9), so that a read costs about the same however many donors share a value (docs/api.md,
+     * "Duplicates and merge"; docs/performance.md, "Each reason reaches at most 30 donors"). The keys each reached
+     * donor has are then looked up by the words' key (donor, word), counted per donor, and only the donors kept are
+     * read.
      */
     private static Select<?> sharingKeysQuery(DatabaseKind kind, List<Field<?>> selected) {
         Select<Record1<Long>> reached = null;
@@ -365,8 +369,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 .limit(kind.boundLimit(COUNT)).asTable("candidates");
         List<Field<?>> read = new ArrayList<>(selected);
         read.add(candidates.field(keysHad.getName()));
-        // Else SQLite 3.53 may walk the owner's donors on an (application_id, ...) index, a million for one read
-        // (measured), looking each up among the candidates.
+        // Else SQLite 3.53 may walk every one of the owner's donors on an (application_id, ...) index, looking each up
+        // among the candidates (docs/performance.md, "Two statements, candidates as SQLite's own JSON").
         return DSL.select(read)
                 .from(candidates.join(DONORS).on(DONORS.ID.eq(candidates.field(DONOR_WORDS.DONOR_ID))))
                 .where(ownerByNoIndex())
@@ -388,8 +392,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
 
     /**
      * The donor's owner compared as an expression, which no index serves: for reads that reach the owner's donors by
-     * id, where SQLite 3.53's planner would otherwise prefer an index that begins with the owner (each caller says
-     * what it measured).
+     * id, where SQLite 3.53's planner would otherwise prefer an index that begins with the owner (docs/performance.md,
+     * "The owner compared as an expression where SQLite would pick its index").
      */
     private static Condition ownerByNoIndex() {
         return DONORS.APPLICATION_ID.plus(DSL.inline(0L)).eq(APPLICATION);

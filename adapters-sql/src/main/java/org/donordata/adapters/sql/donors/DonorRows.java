@@ -6,11 +6,11 @@ import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.util.Optional;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.PreparedStatements;
-import org.donordata.adapters.sql.Statement;
-import org.donordata.adapters.sql.UniqueConstraint;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.PreparedStatements;
+import org.donordata.adapters.sql.kit.Statement;
+import org.donordata.adapters.sql.kit.UniqueConstraint;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorChangeRecord;
 import org.donordata.application.DonorTransaction;

@@ -13,9 +13,9 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
@@ -47,7 +47,7 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
 
     /** The statements for 1 to {@link #WORDS_PER_STATEMENT} words, at index count - 1. */
     static DonorWords of(DatabaseKind kind) {
-        DSLContext renderer = DSL.using(kind.dialect());
+        DSLContext renderer = kind.renderer();
         List<Statement> inserts = new ArrayList<>();
         List<Statement> deletes = new ArrayList<>();
         for (int count = 1; count <= WORDS_PER_STATEMENT; count++) {

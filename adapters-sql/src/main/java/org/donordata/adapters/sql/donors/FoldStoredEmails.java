@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.donordata.domain.EmailAddress;
-import org.donordata.adapters.sql.StoredDataMigration;
+import org.donordata.adapters.sql.kit.StoredDataMigration;
 import org.flywaydb.core.api.migration.Context;
 
 /**

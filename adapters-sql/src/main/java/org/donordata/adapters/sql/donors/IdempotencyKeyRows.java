@@ -6,9 +6,9 @@ import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Optional;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.application.HeldIdempotencyKey;
 import org.donordata.application.KeyUse;
 import org.donordata.domain.DonorFingerprint;
@@ -56,7 +56,7 @@ public record IdempotencyKeyRows(DonorRows rows) {
     record Statements(Statement row, Statement dropExpired, Statement record, Statement purge) {
 
         static Statements of(DatabaseKind kind) {
-            DSLContext renderer = DSL.using(kind.dialect());
+            DSLContext renderer = kind.renderer();
             Condition keyOf = IDEMPOTENCY_KEYS.APPLICATION_ID.eq(APPLICATION)
                     .and(IDEMPOTENCY_KEYS.API_KEY_ID.eq(API_KEY))
                     .and(IDEMPOTENCY_KEYS.IDEMPOTENCY_KEY.eq(KEY));

@@ -13,14 +13,14 @@ import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchWords;
-import org.donordata.adapters.sql.StoredDataMigration;
+import org.donordata.adapters.sql.kit.StoredDataMigration;
 import org.flywaydb.core.api.migration.Context;
 
 /**
  * A migration, on every database, that stores entries of {@code donor_words} (V9) for every donor stored before: in
  * Java, because what is stored must be the service's own folding, a batch of donors at a time, with a log line every
- * {@value #REPORT_EVERY} donors, since a large database takes a while (16 s for 1,111,111 donors on SQLite here, the
- * service's start included, for the search words; docs/performance.md, "Search").
+ * {@value #REPORT_EVERY} donors, since a large database takes a while (docs/performance.md, "Search words are written
+ * with each create", has the bench file's time).
  */
 public abstract sealed class IndexStoredDonors extends StoredDataMigration {
 

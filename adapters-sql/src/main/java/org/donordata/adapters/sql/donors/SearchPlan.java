@@ -25,15 +25,15 @@ record SearchPlan(List<String> terms, boolean drawn, boolean matchesNone) {
      * Where drawing from a term's donors stops being cheaper than walking donors in id order, estimated, not measured
      * at the crossover: drawing reads every donor of the term (m), a walk about 30 × n ÷ m donors of an application of
      * n to fill a first page, and the two meet near √(30 × 1,000,000) ≈ 5,500 for a large application. Both sides of
-     * it are measured in docs/performance.md, "Search".
+     * it are measured in docs/performance.md, "Drawn from the rarest term, walked when every term is common".
      */
     static final int COMMON = 5_000;
 
     /**
      * A term that begins at most this many words is drawn from at once, the other terms left uncounted: checking so few
      * donors for them costs about what counting them would, and each count is one more statement (a round trip where
-     * the database is a server). Not measured on its own: the PostgreSQL run that went from 3.68× to 1.59× page0's
-     * cost also vacuumed its seed (docs/performance.md, "Search").
+     * the database is a server). Not measured on its own: the PostgreSQL run that showed its gain also vacuumed its
+     * seed (docs/performance.md, "A rare term ends the counting").
      */
     static final int FEW = 200;
 

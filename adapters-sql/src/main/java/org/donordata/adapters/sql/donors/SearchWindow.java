@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Reads;
-import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Reads;
+import org.donordata.adapters.sql.kit.Statement;
 import org.jooq.DSLContext;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -28,7 +28,7 @@ record SearchWindow(DatabaseKind kind, DSLContext renderer, Statement ordinal, S
         Map<Integer, Statement> windows) {
 
     static SearchWindow of(DatabaseKind kind) {
-        DSLContext renderer = DSL.using(kind.dialect());
+        DSLContext renderer = kind.renderer();
         return new SearchWindow(kind, renderer,
                 Statement.render(renderer, DSL.select(DONOR_ORDINALS.ORDINAL).from(DONOR_ORDINALS)
                         .where(DONOR_ORDINALS.DONOR_ID.eq(DonorQueries.AFTER),

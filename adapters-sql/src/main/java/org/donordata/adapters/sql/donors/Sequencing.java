@@ -6,9 +6,10 @@ import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.util.Map;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Ordering;
+import org.donordata.adapters.sql.kit.Statement;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -28,7 +29,7 @@ public final class Sequencing {
     record AtInsert(Statement ordinal, Statement numberedThrough) {
 
         static AtInsert of(DatabaseKind kind) {
-            DSLContext renderer = DSL.using(kind.dialect());
+            DSLContext renderer = kind.renderer();
             Field<Long> application = DonorQueries.APPLICATION;
             return new AtInsert(
                     Statement.render(renderer, DSL.insertInto(DONOR_ORDINALS, DONOR_ORDINALS.APPLICATION_ID,
@@ -66,8 +67,8 @@ public final class Sequencing {
      *
      * @return how many donors it numbered
      */
-    public static int numberThrough(DSLContext tx, long through) {
-        DatabaseKind.of(tx).lockNumbering(tx);
+    public static int numberThrough(DSLContext tx, Ordering ordering, long through) {
+        ordering.lockNumbering(tx);
         long from = tx.fetchValue(SEQUENCING.NUMBERED_THROUGH);
         Condition range = DONORS.ID.gt(from).and(DONORS.ID.le(through));
         // Each application's ordinals so far, read before any is added: a maximum read inside the insert would walk

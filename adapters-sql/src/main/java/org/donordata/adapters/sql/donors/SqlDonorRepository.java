@@ -6,10 +6,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.Reads;
-import org.donordata.adapters.sql.Statement;
-import org.donordata.adapters.sql.Writes;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.Reads;
+import org.donordata.adapters.sql.kit.Statement;
+import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.ChangeEvent;
 import org.donordata.application.Changed;

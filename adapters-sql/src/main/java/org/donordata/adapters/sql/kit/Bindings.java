@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.kit;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -14,10 +14,10 @@ import org.jooq.Param;
  */
 public final class Bindings {
 
-    private final DatabaseKind kind;
+    private final Dialect kind;
     private final Map<String, Object> values = new HashMap<>();
 
-    public Bindings(DatabaseKind kind) {
+    public Bindings(Dialect kind) {
         this.kind = kind;
     }
 

@@ -1,8 +1,8 @@
-package org.donordata.adapters.sql.copy;
+package org.donordata.adapters.sql.kit;
 
 import java.util.Arrays;
+import java.util.List;
 
-import org.donordata.adapters.sql.schema.Tables;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -12,35 +12,25 @@ import org.jooq.TableField;
 import org.jooq.impl.DSL;
 
 /**
- * A table that {@link DatabaseCopy} copies row by row, in the order of the constants: keys and donors refer to
- * applications, the trail to all three, webhook endpoints to applications.
+ * A table that a copy between databases moves row by row and then compares, as the concern that stores it declares it
+ * ({@link StoredConcern}): the table, its id column, how a message names one of its rows, and what the target derives
+ * from copied rows (a donor's search words) as the service derives it when it writes them.
  */
-public enum CopiedTable {
+public record CopiedTable(Table<Record> table, TableField<Record, Long> id, String rowNoun, DerivedRows derived) {
 
-    APPLICATIONS(Tables.APPLICATIONS, Tables.APPLICATIONS.ID, "application"),
-    API_KEYS(Tables.API_KEYS, Tables.API_KEYS.ID, "key"),
-    DONORS(Tables.DONORS, Tables.DONORS.ID, "donor"),
-    AUDIT_TRAIL(Tables.AUDIT_TRAIL, Tables.AUDIT_TRAIL.ID, "trail record"),
-    WEBHOOK_ENDPOINTS(Tables.WEBHOOK_ENDPOINTS, Tables.WEBHOOK_ENDPOINTS.ID, "webhook endpoint"),
-    // The sync feed's tokens given out by the source stay valid on the target.
-    INSTALLATION_SECRETS(Tables.INSTALLATION_SECRETS, Tables.INSTALLATION_SECRETS.ID, "installation secret");
+    /** What the target makes from rows just copied, in the same transaction. */
+    @FunctionalInterface
+    public interface DerivedRows {
 
-    private final Table<Record> table;
-    private final TableField<Record, Long> id;
-    private final String rowNoun;
+        DerivedRows NONE = (tx, copied) -> {
+        };
 
-    CopiedTable(Table<Record> table, TableField<Record, Long> id, String rowNoun) {
-        this.table = table;
-        this.id = id;
-        this.rowNoun = rowNoun;
+        void addFor(DSLContext tx, List<Record> copied);
     }
 
-    public Table<Record> table() {
-        return table;
-    }
-
-    public TableField<Record, Long> id() {
-        return id;
+    /** A table from which nothing is derived. */
+    public CopiedTable(Table<Record> table, TableField<Record, Long> id, String rowNoun) {
+        this(table, id, rowNoun, DerivedRows.NONE);
     }
 
     /** The table's name, as progress reports it. */
@@ -49,11 +39,11 @@ public enum CopiedTable {
     }
 
     /** How a message names one row for an operator, e.g. "donor 4711". */
-    String row(long id) {
+    public String row(long id) {
         return rowNoun + " " + id;
     }
 
-    long count(DSLContext dsl) {
+    public long count(DSLContext dsl) {
         return dsl.fetchCount(table);
     }
 
@@ -61,12 +51,12 @@ public enum CopiedTable {
      * Up to {@code limit} rows in id order after the row with id {@code afterId} (from the first when null).
      * Seeking by id, unlike an offset, costs the same on the last page as on the first.
      */
-    Result<Record> page(DSLContext dsl, Long afterId, int limit) {
+    public Result<Record> page(DSLContext dsl, Long afterId, int limit) {
         Condition after = afterId == null ? DSL.noCondition() : id.gt(afterId);
         return dsl.selectFrom(table).where(after).orderBy(id).limit(limit).fetch();
     }
 
-    long idOf(Record row) {
+    public long idOf(Record row) {
         return row.get(id);
     }
 
@@ -76,7 +66,7 @@ public enum CopiedTable {
      * whichever database it came from, and SQLite's 0/1 and text timestamps compare equal to PostgreSQL's
      * booleans and timestamptz; byte arrays compare by content.
      */
-    static boolean sameContent(Record one, Record other) {
+    public static boolean sameContent(Record one, Record other) {
         return Arrays.deepEquals(one.intoArray(), other.intoArray());
     }
 }

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql.donors;
+package org.donordata.adapters.sql.kit;
 
 import org.donordata.domain.DonorField;
 import org.jooq.Field;

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.kit;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.kit;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,10 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The statements of the write path, prepared once per database connection and kept for its next transaction: SQLite
  * parses and plans a statement at every prepare, which took the one writer more time than the update it prepared
- * (docs/performance.md). Kept on the driver's connection beneath the pool's proxy, since the pool closes whatever was
- * prepared through the proxy when a transaction hands the connection back. A connection is used by one transaction
- * at a time, so its statements are too; a connection the pool has closed takes its statements with it, and its entry
- * goes at the next statement prepared.
+ * (docs/performance.md, "The one writer does no needless work"). Kept on the driver's connection beneath the pool's
+ * proxy, since the pool closes whatever was prepared through the proxy when a transaction hands the connection back. A
+ * connection is used by one transaction at a time, so its statements are too; a connection the pool has closed takes
+ * its statements with it, and its entry goes at the next statement prepared.
  *
  * <p>Callers close the result sets they open, never the statements.
  */

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.kit;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,7 +9,7 @@ import javax.sql.DataSource;
 import org.jooq.exception.DataAccessException;
 
 /**
- * Where the hot reads of donor rows run, one prepared statement at a time: the strategy {@link SqlDonorRepository}
+ * Where the hot reads of donor rows run, one prepared statement at a time: the strategy the repositories
  * is given for its database (sqlite.SqliteReaders, or {@link Pooled} for PostgreSQL and MariaDB).
  */
 public interface Reads {

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.kit;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,7 +15,8 @@ import org.jooq.Query;
 /**
  * A statement rendered once by jOOQ into JDBC's positional {@code ?} placeholders, and which of its parameters
  * ({@code DSL.param("p_...", type)}) stands at each place: rendering cost more than some of the statements' own runs
- * (measured). It is run with {@link Bindings}, which hold a value for each parameter, typed by the parameter.
+ * (docs/performance.md, "Reads skip the general paths"). It is run with {@link Bindings}, which hold a value for each
+ * parameter, typed by the parameter.
  */
 public record Statement(String sql, List<String> places) {
 

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.kit;
 
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.JavaMigration;

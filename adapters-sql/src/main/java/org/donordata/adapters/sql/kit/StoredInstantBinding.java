@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.kit;
 
 import java.sql.SQLException;
 import java.time.Instant;
@@ -37,7 +37,7 @@ public final class StoredInstantBinding implements Binding<OffsetDateTime, Insta
     public void sql(BindingSQLContext<Instant> ctx) {
         if (ctx.render().paramType() == ParamType.INLINED) {
             ctx.render().visit(ctx.value() == null ? DSL.inline((Object) null)
-                    : DSL.inline(DatabaseKind.of(ctx.dsl()).stored(ctx.value())));
+                    : DSL.inline(DatabaseKind.carriedBy(ctx.configuration()).stored(ctx.value())));
         } else {
             ctx.render().sql(ctx.variable());
         }
@@ -46,12 +46,12 @@ public final class StoredInstantBinding implements Binding<OffsetDateTime, Insta
     @Override
     public void set(BindingSetStatementContext<Instant> ctx) throws SQLException {
         ctx.statement().setObject(ctx.index(),
-                ctx.value() == null ? null : DatabaseKind.of(ctx.dsl()).stored(ctx.value()));
+                ctx.value() == null ? null : DatabaseKind.carriedBy(ctx.configuration()).stored(ctx.value()));
     }
 
     @Override
     public void get(BindingGetResultSetContext<Instant> ctx) throws SQLException {
-        ctx.value(DatabaseKind.of(ctx.dsl()).instant(ctx.resultSet(), ctx.index()));
+        ctx.value(DatabaseKind.carriedBy(ctx.configuration()).instant(ctx.resultSet(), ctx.index()));
     }
 
     // Stored procedures and user-defined types: none in this schema.

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql;
+package org.donordata.adapters.sql.kit;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -6,7 +6,7 @@ import java.util.Optional;
 import org.jooq.DSLContext;
 
 /**
- * How writes reach the database, each in a transaction: the strategy {@link SqlDonorRepository} is given for its
+ * How writes reach the database, each in a transaction: the strategy the repositories are given for their
  * database ({@link GroupCommitWriter} on SQLite and MariaDB, {@link TransactionPerWrite} on PostgreSQL). Either way a write's
  * result is returned only once its transaction has committed, and a write that throws changes nothing.
  */

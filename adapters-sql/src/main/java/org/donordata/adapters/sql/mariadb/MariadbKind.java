@@ -4,6 +4,7 @@ import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -14,15 +15,12 @@ import java.util.Set;
 
 import javax.sql.DataSource;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.DatabaseSettings;
-import org.donordata.adapters.sql.GroupCommitWriter;
-import org.donordata.adapters.sql.Reads;
-import org.donordata.adapters.sql.Statement;
-import org.donordata.adapters.sql.UniqueConstraint;
-import org.donordata.adapters.sql.copy.CopiedTable;
-import org.donordata.adapters.sql.donors.DonorQueries;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.GroupCommitWriter;
+import org.donordata.adapters.sql.kit.Reads;
+import org.donordata.adapters.sql.kit.Statement;
+import org.donordata.adapters.sql.kit.UniqueConstraint;
 import org.donordata.application.StorageUnavailableException;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -32,6 +30,7 @@ import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /**
@@ -131,7 +130,7 @@ public final class MariadbKind implements DatabaseKind {
 
     @Override
     public Field<Long> changeNumber() {
-        return DonorQueries.CHANGE;
+        return CHANGE;
     }
 
     // Under the write turn (the class comment): numbers follow commit order. UPDATE … RETURNING is not MariaDB's.
@@ -157,9 +156,9 @@ public final class MariadbKind implements DatabaseKind {
     }
 
     @Override
-    public Access access(DSLContext dsl, DataSource pool, DatabaseSettings settings) {
+    public Access access(DSLContext dsl, DataSource pool, String jdbcUrl, Duration connectionTimeout) {
         GroupCommitWriter writer = new GroupCommitWriter(dsl, MariadbKind::takeWriteTurn, MAX_WRITES_PER_COMMIT,
-                MAX_QUEUED_WRITES, settings.connectionTimeout()).start();
+                MAX_QUEUED_WRITES, connectionTimeout).start();
         return new Access(new Reads.Pooled(pool), writer, List.of(writer));
     }
 
@@ -187,7 +186,7 @@ public final class MariadbKind implements DatabaseKind {
 
     // InnoDB moves a table's AUTO_INCREMENT past every explicit id inserted, and keeps it across restarts (10.2.4+).
     @Override
-    public void moveIdGeneratorPast(DSLContext tx, CopiedTable copied) {
+    public void moveIdGeneratorPast(DSLContext tx, Table<?> table, Field<Long> id) {
     }
 
     // Writers take turns: nothing another writer holds is in the way.

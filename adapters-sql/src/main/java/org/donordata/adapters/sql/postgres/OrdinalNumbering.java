@@ -6,7 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import org.donordata.adapters.sql.OnceAMinute;
+import org.donordata.adapters.sql.kit.OnceAMinute;
 import org.donordata.adapters.sql.donors.Sequencing;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
@@ -71,7 +71,7 @@ public final class OrdinalNumbering implements AutoCloseable {
             if (pending != null && oldestRunning >= pending.xmax()) {
                 long through = Math.min(pending.lastId(),
                         tx.fetchValue(SEQUENCING.NUMBERED_THROUGH) + MAX_PER_ROUND);
-                Sequencing.numberThrough(tx, through);
+                Sequencing.numberThrough(tx, PostgresKind.INSTANCE, through);
                 if (through == pending.lastId()) {
                     pending = null;
                 }

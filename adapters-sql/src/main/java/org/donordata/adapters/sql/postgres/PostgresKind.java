@@ -4,6 +4,7 @@ import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -12,15 +13,12 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.DatabaseSettings;
-import org.donordata.adapters.sql.Reads;
-import org.donordata.adapters.sql.Statement;
-import org.donordata.adapters.sql.UniqueConstraint;
-import org.donordata.adapters.sql.Writes;
-import org.donordata.adapters.sql.copy.CopiedTable;
-import org.donordata.adapters.sql.donors.DonorQueries;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Reads;
+import org.donordata.adapters.sql.kit.Statement;
+import org.donordata.adapters.sql.kit.UniqueConstraint;
+import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.application.StorageUnavailableException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -32,6 +30,7 @@ import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.PSQLState;
@@ -103,15 +102,16 @@ public final class PostgresKind implements DatabaseKind {
     }
 
     private static final Param<String> KEY = DSL.param("p_key", String.class);
+    private static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
     private static final Statement LOCK_KEY = Statement.render(DSL.using(SQLDialect.POSTGRES), DSL.select(
             DSL.function("pg_advisory_xact_lock", Object.class,
-                    DSL.function("hashtextextended", Long.class, KEY, DonorQueries.APPLICATION))));
+                    DSL.function("hashtextextended", Long.class, KEY, APPLICATION))));
 
     // An advisory lock on a hash of the key, held to commit: a rare collision of two keys' hashes only makes
     // their creates wait for each other.
     @Override
     public void lockKey(DSLContext tx, long application, String key) {
-        LOCK_KEY.run(tx, new Bindings(INSTANCE).set(KEY, key).set(DonorQueries.APPLICATION, application));
+        LOCK_KEY.run(tx, new Bindings(INSTANCE).set(KEY, key).set(APPLICATION, application));
     }
 
     // The transaction's id, and so the same for every change it makes; the V4 migration says why it is exact.
@@ -157,7 +157,7 @@ public final class PostgresKind implements DatabaseKind {
     // The server and every node's pool handle concurrent readers and writers; new donors are numbered off the
     // request path (OrdinalNumbering).
     @Override
-    public Access access(DSLContext dsl, DataSource pool, DatabaseSettings settings) {
+    public Access access(DSLContext dsl, DataSource pool, String jdbcUrl, Duration connectionTimeout) {
         return new Access(new Reads.Pooled(pool), new Writes.TransactionPerWrite(dsl),
                 List.of(OrdinalNumbering.start(dsl)));
     }
@@ -193,12 +193,11 @@ public final class PostgresKind implements DatabaseKind {
     // (HAVING) leaves it alone: setval cannot set a fresh sequence to "nothing handed out yet". A table without
     // a sequence (installation_secrets) has none to move.
     @Override
-    public void moveIdGeneratorPast(DSLContext tx, CopiedTable copied) {
+    public void moveIdGeneratorPast(DSLContext tx, Table<?> table, Field<Long> id) {
         tx.fetch("select setval(pg_get_serial_sequence({0}, {1}),"
                         + " greatest(max({2}), coalesce(pg_sequence_last_value(pg_get_serial_sequence({0}, {1})), 0)))"
                         + " from {3} having max({2}) is not null and pg_get_serial_sequence({0}, {1}) is not null",
-                DSL.inline(copied.tableName()), DSL.inline(copied.id().getName()), copied.id().getUnqualifiedName(),
-                copied.table());
+                DSL.inline(table.getName()), DSL.inline(id.getName()), id.getUnqualifiedName(), table);
     }
 
     // Skips rows other transactions hold (their purges, or a create replacing its own expired key): never waits,

@@ -14,9 +14,9 @@ import java.util.logging.Logger;
 /**
  * Copies the WAL's pages into the database file on a thread of its own, so that the one writer does not: SQLite's
  * automatic checkpoint runs inside the commit that crosses its threshold, on the writer's thread, which every write
- * waits for (docs/performance.md, "The trail's cost on writes"). Each run is a PASSIVE checkpoint, which waits for no
- * reader or writer and copies what it can; the writer's own automatic checkpoint stays, at a higher threshold
- * ({@link SqliteFile#connectionProperties}), for when this one falls behind.
+ * waits for (docs/performance.md, "Checkpoints run off the writer's thread"). Each run is a PASSIVE checkpoint, which
+ * waits for no reader or writer and copies what it can; the writer's own automatic checkpoint stays, at a higher
+ * threshold ({@link SqliteFile#connectionProperties}), for when this one falls behind.
  */
 final class SqliteCheckpoints implements AutoCloseable {
 

@@ -123,7 +123,7 @@ final class SqliteFile {
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
         config.enforceForeignKeys(true);
         // Erased data must not survive in the file: content deleted or overwritten is zeroed, not just freed
-        // (contract section 11; SqlDatabase.close truncates the WAL, which holds older pages, too).
+        // (docs/api.md, "Erasure"; SqlDatabase.close truncates the WAL, which holds older pages, too).
         config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
         // BEGIN IMMEDIATE takes the write lock up front. With a plain BEGIN, two transactions that both read and
         // then write could each hold a read lock and wait for the other's to upgrade: SQLITE_BUSY, at once.

@@ -18,16 +18,13 @@ import java.util.Properties;
 
 import javax.sql.DataSource;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.DatabaseSettings;
-import org.donordata.adapters.sql.GroupCommitWriter;
-import org.donordata.adapters.sql.Reads;
-import org.donordata.adapters.sql.Statement;
-import org.donordata.adapters.sql.UniqueConstraint;
-import org.donordata.adapters.sql.copy.CopiedTable;
-import org.donordata.adapters.sql.donors.DocumentMember;
-import org.donordata.adapters.sql.donors.DonorQueries;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.GroupCommitWriter;
+import org.donordata.adapters.sql.kit.Reads;
+import org.donordata.adapters.sql.kit.Statement;
+import org.donordata.adapters.sql.kit.UniqueConstraint;
+import org.donordata.adapters.sql.kit.DocumentMember;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.StorageUnavailableException;
 import org.jooq.DSLContext;
@@ -39,6 +36,7 @@ import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
@@ -98,9 +96,9 @@ public final class SqliteKind implements DatabaseKind {
         return stamp == null ? null : SqliteTimestamps.instant(stamp);
     }
 
-    // sqlite-jdbc's getString wraps SQLite's text in a direct ByteBuffer from native code and decodes that: twice
-    // the cost of copying the same UTF-8 bytes out as an array (getBytes of a text is its bytes) and decoding them
-    // in Java, and a page reads 30 donors of a dozen texts each (docs/performance.md has the figures).
+    // sqlite-jdbc's getString wraps SQLite's text in a direct ByteBuffer made in native code and decodes that, which
+    // costs far more than copying the same UTF-8 bytes out as an array (getBytes of a text is its bytes) and decoding
+    // them in Java; a read takes a dozen texts a donor (docs/performance.md, "Reads skip the general paths").
     @Override
     public String text(ResultSet row, int column) throws SQLException {
         byte[] utf8 = row.getBytes(column);
@@ -122,7 +120,7 @@ public final class SqliteKind implements DatabaseKind {
     // Drawn by drawChange, under the database's single write lock, so numbers follow commit order.
     @Override
     public Field<Long> changeNumber() {
-        return DonorQueries.CHANGE;
+        return CHANGE;
     }
 
     @Override
@@ -139,8 +137,8 @@ public final class SqliteKind implements DatabaseKind {
     // every write transaction holds the file's write lock from its start (BEGIN IMMEDIATE, SqliteFile), whichever
     // process or connection writes (the key events, the command line's import), and because the record is inserted
     // next in the same transaction; a record at that id already would fail the insert, not mislink the donor. It reads
-    // the last row of the trail's b-tree, no more: cheaper than updating the new row after its record's insert (3.0 µs
-    // of a create's 9.2 for its record, measured).
+    // the last row of the trail's b-tree, no more: cheaper than updating the new row after its record's insert
+    // (docs/performance.md, "The record's own cost cut down").
     @Override
     public Optional<Field<Long>> nextTrailRecord() {
         return Optional.of(DSL.field(DSL.select(DSL.coalesce(DSL.max(AUDIT_TRAIL.ID), DSL.inline(0L))
@@ -153,8 +151,9 @@ public final class SqliteKind implements DatabaseKind {
         return LAST_INSERT.fetchNumber(tx, new Bindings(INSTANCE));
     }
 
-    // SQLite's own json_object: as cheap as reading the 22 columns through JNI, and the service then writes nothing
-    // per donor; concatenated text cost twice as much (docs/performance.md). A flag is stored as 0 or 1; json() makes true or false values rather than strings.
+    // SQLite's own json_object: about as cheap as reading the 22 columns through JNI, and the service then writes
+    // nothing per donor; text concatenated by hand cost more (docs/performance.md, "The straight data path"). A flag
+    // is stored as 0 or 1; json() makes true or false values rather than strings.
     @Override
     public Optional<Field<String>> document(List<DocumentMember> members) {
         List<Field<?>> arguments = new ArrayList<>();
@@ -172,8 +171,8 @@ public final class SqliteKind implements DatabaseKind {
     /**
      * An instant as Instant.toString writes it, from the text every write stores (SqliteTimestamps.text): "2024-05-01
      * 12:00:00.0001+00:00", 25 characters and a fraction without trailing zeros, which Instant.toString pads to 3, 6 or
-     * 9 digits; by its length, so SQLite runs one substr for the time (a fraction taken apart digit by digit cost half
-     * again as much as the whole page's read, measured).
+     * 9 digits; by its length, so SQLite runs one substr for the time (a fraction taken apart digit by digit made the
+     * page's read far dearer: docs/performance.md, "The straight data path").
      */
     private static Field<String> instantText(Field<?> column) {
         StringBuilder sql = new StringBuilder("case length({0}) when 25 then substr({0}, 1, 10) || 'T' || substr({0}, 12, 8) || 'Z'");
@@ -185,16 +184,17 @@ public final class SqliteKind implements DatabaseKind {
         return DSL.field(sql.append(" end").toString(), String.class, column);
     }
 
-    // SQLite computes each row as the caller steps to it, so a constant LIMIT costs nothing past the rows read; with
-    // a bound LIMIT the same page cost three times as much (measured: docs/performance.md, "The straight data path").
+    // SQLite computes each row as the caller steps to it, so a constant LIMIT costs nothing past the rows read, where
+    // a bound one has the statement prepared again at every run (docs/performance.md, "SQLite reads take a constant
+    // LIMIT").
     @Override
     public Field<Integer> rowLimit(Param<Integer> count) {
         return DSL.inline(DonorRepository.MAX_ROWS);
     }
 
     // SQLite 3.53 plans with a bound LIMIT's value and marks the statement to be prepared again whenever the value is
-    // bound, which sqlite-jdbc does at every run: the duplicates' statement cost 200 µs a run instead of 13 µs, its
-    // preparation included (measured on the bench's file). An expression of the value is no bound value to it.
+    // bound, which sqlite-jdbc does at every run (docs/performance.md, "SQLite reads take a constant LIMIT"). An
+    // expression of the value is no bound value to it.
     @Override
     public Field<Integer> boundLimit(Param<Integer> count) {
         return count.plus(DSL.inline(0));
@@ -234,18 +234,18 @@ public final class SqliteKind implements DatabaseKind {
     // commits. Reads use connections of their own, one per core, each on a thread of its own (SqliteReaders):
     // more could not run at once, since reads are CPU work inside SQLite.
     @Override
-    public Access access(DSLContext dsl, DataSource pool, DatabaseSettings settings) {
-        SqliteReaders readers = SqliteReaders.open(settings.jdbcUrl(), SqliteFile.connectionProperties(),
+    public Access access(DSLContext dsl, DataSource pool, String jdbcUrl, Duration connectionTimeout) {
+        SqliteReaders readers = SqliteReaders.open(jdbcUrl, SqliteFile.connectionProperties(),
                 Math.max(2, Runtime.getRuntime().availableProcessors()));
         SqliteCheckpoints checkpoints;
         try {
-            checkpoints = SqliteCheckpoints.start(settings.jdbcUrl(), SqliteFile.connectionProperties());
+            checkpoints = SqliteCheckpoints.start(jdbcUrl, SqliteFile.connectionProperties());
         } catch (RuntimeException e) {
             readers.close();
             throw e;
         }
         GroupCommitWriter writer = new GroupCommitWriter(dsl, MAX_WRITES_PER_COMMIT,
-                MAX_QUEUED_WRITES, settings.connectionTimeout()).start();
+                MAX_QUEUED_WRITES, connectionTimeout).start();
         return new Access(readers, writer, List.of(writer, readers, checkpoints));
     }
 
@@ -282,7 +282,7 @@ public final class SqliteKind implements DatabaseKind {
 
     // AUTOINCREMENT keeps sqlite_sequence at the largest id ever inserted, explicit ones included.
     @Override
-    public void moveIdGeneratorPast(DSLContext tx, CopiedTable copied) {
+    public void moveIdGeneratorPast(DSLContext tx, Table<?> table, Field<Long> id) {
     }
 
     // SQLite's writers are serial: nothing is locked by another.

@@ -19,17 +19,17 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-import org.donordata.adapters.sql.Reads;
+import org.donordata.adapters.sql.kit.Reads;
 import org.donordata.application.ServiceBusyException;
 import org.jooq.exception.DataAccessException;
 
 /**
- * The connections that read a SQLite database, each owned by a platform thread of its own that runs the reads handed
- * to it, with its statements prepared once: preparing a statement cost more than the point read it served (measured).
- * sqlite-jdbc is native code, during which a virtual thread would pin its carrier (one per core): reads run on these
- * threads instead, so the carriers stay free to serve HTTP and the operating system shares the cores between both
- * (docs/performance.md has the figures, against reads on the request's own virtual thread). Reads are taken in the
- * order asked (the pool's queue is FIFO).
+ * The connections that read a SQLite database, each owned by a platform thread of its own that runs the reads handed to
+ * it, with its statements prepared once: preparing a statement cost more than the point read it served
+ * (docs/performance.md, "Reads skip the general paths"). sqlite-jdbc is native code, during which a virtual thread
+ * would pin its carrier (one per core): reads run on these threads instead, so the carriers stay free to serve HTTP and
+ * the operating system shares the cores between both (docs/performance.md, "SQLite reads run on the readers' own
+ * platform threads"). Reads are taken in the order asked (the pool's queue is FIFO).
  */
 final class SqliteReaders implements Reads, AutoCloseable {
 

@@ -7,8 +7,9 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 
 /**
- * Reads the instants stored in SQLite's text columns, as jOOQ writes them (V1 migration), fast: the hot reads parse
- * two of them per donor, and the general formatter took more than half of a page read (measured).
+ * Reads the instants stored in SQLite's text columns, as jOOQ writes them (V1 migration), fast: reads parse two of
+ * them per donor, and the general formatter was a large part of a read (docs/performance.md, "Reads skip the general
+ * paths").
  */
 final class SqliteTimestamps {
 
@@ -33,9 +34,9 @@ final class SqliteTimestamps {
 
     /**
      * An instant as jOOQ writes it, and {@link #instant} reads it: what {@link #STAMP} writes (the fraction without its
-     * trailing zeros, none on a whole second), digit by digit, as every write stores two or three
-     * (its row, its record in the trail) on the one writer thread, where the formatter cost more than the binding
-     * (measured). Years outside 0 to 9999 go to the formatter.
+     * trailing zeros, none on a whole second), digit by digit, as every write stores two or three (its row, its record
+     * in the trail) on the one writer thread, where the formatter cost more than the binding (docs/performance.md,
+     * "Reads skip the general paths"). Years outside 0 to 9999 go to the formatter.
      */
     static String text(Instant instant) {
         LocalDateTime time = LocalDateTime.ofEpochSecond(instant.getEpochSecond(), instant.getNano(), ZoneOffset.UTC);
@@ -69,8 +70,8 @@ final class SqliteTimestamps {
 
     /**
      * Reads a stored time. The text jOOQ writes has a fixed layout, "2024-05-01 12:00:00.0001+00:00", read here digit
-     * by digit: the general formatter took more than half of a page read (measured). Any other text goes to the
-     * formatter, which reads it or says what is wrong with it.
+     * by digit, as the general formatter was a large part of a read (docs/performance.md, "Reads skip the general
+     * paths"). Any other text goes to the formatter, which reads it or says what is wrong with it.
      */
     static Instant instant(String stamp) {
         int fractionLength = stamp.length() - WHOLE_SECOND_LENGTH;

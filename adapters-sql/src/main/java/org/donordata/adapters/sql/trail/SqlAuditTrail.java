@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Statement;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.AuditAction;
@@ -54,12 +54,12 @@ public final class SqlAuditTrail implements AuditTrail {
     private final DatabaseKind kind;
     private final Statement history;
 
-    public SqlAuditTrail(DSLContext dsl) {
+    public SqlAuditTrail(DSLContext dsl, DatabaseKind kind) {
         this.dsl = dsl;
-        this.kind = DatabaseKind.of(dsl);
+        this.kind = kind;
         // Rendered once, as the donor statements are (DonorQueries): jOOQ took more time to render this query per
         // request than the database took to run it.
-        this.history = Statement.render(DSL.using(kind.dialect()), historyQuery());
+        this.history = Statement.render(kind.renderer(), historyQuery());
     }
 
     /**
@@ -68,8 +68,8 @@ public final class SqlAuditTrail implements AuditTrail {
      * row names, takes a record's jump (V14) whenever the jump lands at or after the page's last place, else its
      * previous record, and stops at the page's first place. It takes only steps to smaller ids, so a chain broken into
      * a loop ends instead of running forever. Every column is read along the walk, so the records are not looked up
-     * again: joined back to the whole table, SQLite read the table rather than the few records (issue 33's 5 ms a
-     * request, even for a donor with one record or none).
+     * again: joined back to the whole table, SQLite read the table rather than the few records, even for a donor with
+     * one record or none (docs/performance.md, "A history page reads O(log n) records").
      */
     @Override
     public List<AuditRecord> history(ApplicationId owner, long donorId, long offset, int count) {

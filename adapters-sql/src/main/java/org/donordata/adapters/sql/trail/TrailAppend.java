@@ -7,10 +7,10 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.donordata.adapters.sql.Bindings;
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Statement;
-import org.donordata.adapters.sql.donors.DonorQueries;
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Statement;
+import org.donordata.adapters.sql.kit.Ordering;
 import org.donordata.adapters.sql.schema.tables.AuditTrail;
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
@@ -58,7 +58,7 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
     private static final Param<Long> VERSION = DSL.param("p_version", Long.class);
 
     public static TrailAppend of(DatabaseKind kind) {
-        DSLContext renderer = DSL.using(kind.dialect());
+        DSLContext renderer = kind.renderer();
         Field<Long> donorsLatest = DSL.field(DSL.select(DONORS.LAST_RECORD_ID).from(DONORS).where(DONORS.ID.eq(DONOR)));
         return new TrailAppend(kind, Statement.render(renderer, chained(kind)),
                 Statement.render(renderer, DSL.update(DONORS).set(DONORS.LAST_RECORD_ID, kind.lastTrailRecord())
@@ -133,7 +133,7 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
     public void donorChanged(DSLContext tx, ApplicationId owner, long donorId, DonorChangeRecord record, long version,
             Long change, Instant at) {
         inserted(insert.execute(tx, donorBindings(owner, donorId, record, version, at)
-                .set(DonorQueries.CHANGE, change)));
+                .set(Ordering.CHANGE, change)));
     }
 
     /** The chained insert reads the donor's row, which the change holds: a record it did not insert is a fault. */
@@ -150,7 +150,7 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
     public void donorCreated(DSLContext tx, ApplicationId owner, long donorId, DonorChangeRecord record, Long change,
             Instant at) {
         Bindings bindings = donorBindings(owner, donorId, record, Donor.FIRST_VERSION, at)
-                .set(DonorQueries.CHANGE, change);
+                .set(Ordering.CHANGE, change);
         if (first != null) {
             first.execute(tx, bindings);
         } else {
@@ -175,6 +175,6 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
         return new Bindings(kind).set(APPLICATION, owner.value()).set(AT, at).set(ACTION, action.wireName())
                 .set(ACTOR_TYPE, actor.type().wireName()).set(ACTOR_KEY, actor.keyId().orElse(null))
                 .set(ACTOR_NAME, actor.name()).set(REQUEST_ID, actor.requestId().orElse(null))
-                .set(DONOR, null).set(KEY, null).set(FIELDS, null).set(VERSION, null).set(DonorQueries.CHANGE, null);
+                .set(DONOR, null).set(KEY, null).set(FIELDS, null).set(VERSION, null).set(Ordering.CHANGE, null);
     }
 }

@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import org.donordata.adapters.sql.DatabaseKind;
-import org.donordata.adapters.sql.Writes;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.webhooks.WebhookEndpoint;
@@ -46,10 +46,10 @@ public final class SqlWebhookRepository implements WebhookRepository {
     private final DonorRepository donors;
 
     /** @param donors where a new endpoint's delivery starts: after its owner's latest change */
-    public SqlWebhookRepository(DSLContext dsl, Writes writes, DonorRepository donors) {
+    public SqlWebhookRepository(DSLContext dsl, DatabaseKind kind, Writes writes, DonorRepository donors) {
         this.dsl = dsl;
         this.writes = writes;
-        this.kind = DatabaseKind.of(dsl);
+        this.kind = kind;
         this.donors = donors;
     }
 

@@ -2,6 +2,7 @@ package org.donordata.adapters.sql.copy;
 
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
+import org.donordata.adapters.sql.kit.DatabaseKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,7 +104,7 @@ final class DatabaseCopyBenchmark {
                     .set(DONORS.CHANGE_SEQ, (long) i + 1));
         }
         tx.batch(inserts).execute();
-        Sequencing.numberThrough(tx, tx.fetchValue(DSL.select(DSL.max(DONORS.ID)).from(DONORS)));
+        Sequencing.numberThrough(tx, DatabaseKind.carriedBy(tx.configuration()), tx.fetchValue(DSL.select(DSL.max(DONORS.ID)).from(DONORS)));
     }
 
     /** Independent of the copy's own verification: reads every donor back as the service would. */

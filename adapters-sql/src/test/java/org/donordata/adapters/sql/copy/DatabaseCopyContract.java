@@ -1,5 +1,9 @@
 package org.donordata.adapters.sql.copy;
 
+import static org.donordata.adapters.sql.schema.Tables.API_KEYS;
+import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
+import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.DONOR_WORDS;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -113,7 +117,7 @@ abstract class DatabaseCopyContract {
     @Test
     void rerunningAnInterruptedCopyCompletesIt() {
         assertThrows(IllegalStateException.class, () -> copy(INTERRUPTED_AFTER_FIRST_DONOR_BATCH));
-        assertEquals(BATCH, target.dsl().fetchCount(CopiedTable.DONORS.table()));
+        assertEquals(BATCH, target.dsl().fetchCount(DONORS));
 
         Result rerun = copy(QUIET);
 
@@ -149,7 +153,7 @@ abstract class DatabaseCopyContract {
         assertEquals("The target already holds donor " + intruder.id() + ", different from the source's, and a copy"
                 + " never overwrites a row. Copy into an empty database or an earlier copy of this source. Nothing of"
                 + " the batch holding donor " + intruder.id() + " was written.", refused.getMessage());
-        assertEquals(BATCH + 1, target.dsl().fetchCount(CopiedTable.DONORS.table()));
+        assertEquals(BATCH + 1, target.dsl().fetchCount(DONORS));
         assertEquals(intruder, target.donors().find(applications.getFirst().id(), intruder.id()).orElseThrow());
     }
 
@@ -162,7 +166,7 @@ abstract class DatabaseCopyContract {
         assertTrue(refused.getMessage().startsWith("The target already holds application " + own.id().value() + ","),
                 refused.getMessage());
         assertEquals(List.of(own), target.applications().list());
-        assertEquals(0, target.dsl().fetchCount(CopiedTable.DONORS.table()));
+        assertEquals(0, target.dsl().fetchCount(DONORS));
     }
 
     @Test
@@ -170,9 +174,9 @@ abstract class DatabaseCopyContract {
         for (String placeholder : List.of("first", "second", "third")) {
             TestApplications.create(target.applications(), placeholder, placeholder, LATER).application();
         }
-        target.dsl().deleteFrom(CopiedTable.AUDIT_TRAIL.table()).execute();
-        target.dsl().deleteFrom(CopiedTable.API_KEYS.table()).execute();
-        target.dsl().deleteFrom(CopiedTable.APPLICATIONS.table()).execute();
+        target.dsl().deleteFrom(AUDIT_TRAIL).execute();
+        target.dsl().deleteFrom(API_KEYS).execute();
+        target.dsl().deleteFrom(APPLICATIONS).execute();
         Application sameName = TestApplications.create(target.applications(), "crm", "another key", LATER).application();
 
         DatabaseCopyException refused = assertThrows(DatabaseCopyException.class, () -> copy(QUIET));
@@ -203,10 +207,9 @@ abstract class DatabaseCopyContract {
 
         assertEquals(List.of("applications 0/3", "applications 3/3", "api_keys 0/5", "api_keys 5/5", "donors 0/300",
                 "donors 64/300", "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300",
-                "audit_trail 0/349", "audit_trail 64/349", "audit_trail 128/349", "audit_trail 192/349",
+                "installation_secrets 0/0", "audit_trail 0/349", "audit_trail 64/349", "audit_trail 128/349", "audit_trail 192/349",
                 "audit_trail 256/349", "audit_trail 320/349", "audit_trail 349/349", "webhook_endpoints 0/1",
-                "webhook_endpoints 1/1",
-                "installation_secrets 0/0"),
+                "webhook_endpoints 1/1"),
                 reported);
     }
 
@@ -230,8 +233,8 @@ abstract class DatabaseCopyContract {
 
         assertCounts(rerun, 0, 3, 0, DONOR_COUNT);
         assertFalse(rerun.verified());
-        long record = target.dsl().fetchValue(DSL.select(DSL.max(CopiedTable.AUDIT_TRAIL.id()))
-                .from(CopiedTable.AUDIT_TRAIL.table()));
+        long record = target.dsl().fetchValue(DSL.select(DSL.max(AUDIT_TRAIL.ID))
+                .from(AUDIT_TRAIL));
         assertEquals(List.of("The source holds 300 donors, the target 301. The target holds donor " + extra.id()
                 + ", which the source lacks.", "The source holds 349 audit_trail, the target 350. The target holds"
                 + " trail record " + record + ", which the source lacks."), rerun.differences());
@@ -241,7 +244,7 @@ abstract class DatabaseCopyContract {
     void anEmptySourceCopiesNothingAndVerifies() {
         try (TestDatabase emptyDatabase = newSource(temporaryDirectory.resolve("empty"));
                 SqlDatabase empty = SqlDatabase.open(emptyDatabase.settings())) {
-            Result result = new DatabaseCopy(empty.dsl(), target.dsl(), BATCH).run(QUIET);
+            Result result = new DatabaseCopy(empty, target, BATCH).run(QUIET);
 
             assertCounts(result, 0, 0, 0, 0);
             assertTrue(result.verified(), result.differences()::toString);
@@ -249,7 +252,7 @@ abstract class DatabaseCopyContract {
     }
 
     Result copy(Progress progress) {
-        return new DatabaseCopy(source.dsl(), target.dsl(), BATCH).run(progress);
+        return new DatabaseCopy(source, target, BATCH).run(progress);
     }
 
     private static void assertCounts(Result result, long applicationsCopied, long applicationsSkipped,

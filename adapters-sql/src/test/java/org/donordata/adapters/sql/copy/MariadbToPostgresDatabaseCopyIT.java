@@ -6,7 +6,7 @@ import org.donordata.adapters.sql.MariadbTestDatabase;
 import org.donordata.adapters.sql.PostgresTestDatabase;
 import org.donordata.adapters.sql.TestDatabase;
 
-/** A copy from Mariadb to Postgres: any two of the three databases, either way (contract section 17). */
+/** A copy from Mariadb to Postgres: any two of the three databases, either way (docs/api.md, "Databases"). */
 class MariadbToPostgresDatabaseCopyIT extends DatabaseCopyContract {
 
     @Override

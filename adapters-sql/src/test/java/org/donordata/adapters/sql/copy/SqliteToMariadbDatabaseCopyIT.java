@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import org.donordata.adapters.sql.MariadbTestDatabase;
 import org.donordata.adapters.sql.TestDatabase;
 
-/** A copy from Sqlite to Mariadb: any two of the three databases, either way (contract section 17). */
+/** A copy from Sqlite to Mariadb: any two of the three databases, either way (docs/api.md, "Databases"). */
 class SqliteToMariadbDatabaseCopyIT extends DatabaseCopyContract {
 
     @Override

@@ -1,0 +1,85 @@
+package org.donordata.adapters.sql.kit;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+import javax.sql.DataSource;
+
+import org.donordata.application.StorageUnavailableException;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Param;
+import org.jooq.QueryPart;
+import org.jooq.Record;
+import org.jooq.ResultQuery;
+import org.jooq.SQLDialect;
+import org.jooq.Select;
+import org.jooq.SelectForUpdateStep;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+/**
+ * How a database's SQL and values differ: its jOOQ dialect, how it stores and reads instants and text, the fragments a
+ * query asks of it. One role of a {@link DatabaseKind}.
+ */
+public interface Dialect {
+    SQLDialect dialect();
+
+    /** A timestamp column read from a JDBC row; null for SQL NULL. */
+    Instant instant(ResultSet row, int column) throws SQLException;
+
+    /** A text column read from a JDBC row; null for SQL NULL. */
+    String text(ResultSet row, int column) throws SQLException;
+
+    /** The select, holding what it reads against concurrent writers until the transaction ends. */
+    <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select);
+
+
+    /**
+     * A donor's JSON object, as the API writes it (DonorDocument.Json), built by the database from the members' columns
+     * in their order: numbers as numbers, text as strings or null, flags as true or false, instants as strings in the
+     * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null. Empty, by
+     * default, where the database writes it at a higher cost than the driving adapter (DonorDocument.Fields): on
+     * PostgreSQL, the object built by the server (its JSON and date functions for each member) made pages and the feed
+     * far dearer than reading the columns (docs/performance.md, "The database hands over columns; the service writes
+     * the JSON").
+     */
+    default Optional<Field<String>> document(List<DocumentMember> members) {
+        return Optional.empty();
+    }
+
+    /**
+     * The LIMIT of a read of at most {@code count} rows (never more than DonorRepository.MAX_ROWS): by default the
+     * parameter, since a server's driver sends the client every row the LIMIT allows; or a constant where the database
+     * reads no more rows than the caller steps through, and the caller stops at {@code count} (DonorQueries reads that
+     * way on every database).
+     */
+    default Field<Integer> rowLimit(Param<Integer> count) {
+        return count;
+    }
+
+    /** A LIMIT that must be the bound count (a subquery's, whose rows the caller does not step through). */
+    default Field<Integer> boundLimit(Param<Integer> count) {
+        return count;
+    }
+
+    /** An instant as a JDBC statement binds it to a timestamp column. */
+    Object stored(Instant instant);
+
+    /** The select, passing over the rows another transaction holds, where rows can be held. */
+    <R extends Record> Select<R> skippingLocked(SelectForUpdateStep<R> select);
+
+    /** What an insert says between its columns and values to keep the ids it gives (a copy's ExplicitIds). */
+    QueryPart keepingGivenIds();
+
+    /** Moves the table's id generator past the largest id in the table, if it is not past it already. */
+    void moveIdGeneratorPast(DSLContext tx, Table<?> table, Field<Long> id);
+}
