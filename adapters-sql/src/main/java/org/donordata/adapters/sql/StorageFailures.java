@@ -1,43 +1,45 @@
 package org.donordata.adapters.sql;
 
 import java.net.ConnectException;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-import org.donordata.application.Actor;
-import org.donordata.application.ApiKey;
-import org.donordata.application.Application;
-import org.donordata.application.ApplicationId;
-import org.donordata.application.ApplicationRepository;
-import org.donordata.application.AuditRecord;
-import org.donordata.application.AuditTrail;
-import org.donordata.application.Caller;
-import org.donordata.application.KeyHash;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.OnceAMinute;
+import org.donordata.adapters.sql.kit.Reads;
+import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.application.StorageUnavailableException.Cause;
-import org.donordata.application.webhooks.WebhookEndpoint;
-import org.donordata.application.webhooks.WebhookRepository;
-import org.donordata.domain.webhooks.DeliveryState;
+import org.jooq.Configuration;
+import org.jooq.ConnectionProvider;
+import org.jooq.ExecuteContext;
+import org.jooq.ExecuteListener;
+import org.jooq.ExecuteType;
+import org.jooq.TransactionContext;
+import org.jooq.TransactionProvider;
+import org.jooq.impl.DefaultTransactionProvider;
 
 /**
  * The database failing in a way that is no bug: it cannot be reached (stopped, restarted, the network cut), or it has
  * no space left to write, as its own driver says ({@link DatabaseKind#unavailability}). Every read and write of the
- * repositories passes through here, and such a failure leaves as a {@link StorageUnavailableException}, which the
+ * repositories passes through here, below them ({@link #installOn}), and such a failure leaves as a {@link StorageUnavailableException}, which the
  * driving adapters answer as temporary (HTTP 503). Each is counted; the log says so once a minute at most, not once a
  * request; and a full database keeps the node unready until it has room again ({@link #fullSince}).
  */
 final class StorageFailures {
 
     private static final System.Logger LOG = System.getLogger(StorageFailures.class.getName());
+    /** Marks a transaction whose begin failed. */
+    private static final Object NOT_BEGUN = new Object();
 
     private final DatabaseKind kind;
     private final AtomicLong unreachable = new AtomicLong();
@@ -180,137 +182,69 @@ final class StorageFailures {
         };
     }
 
-    /** The trail's reads through this. */
-    AuditTrail guard(AuditTrail trail) {
-        return new AuditTrail() {
+    /**
+     * Translates every failure of the database that reaches jOOQ through this configuration, whoever runs the
+     * statement: a connection not had (nothing was stored), a transaction's commit (it may have been), and a statement
+     * (a write's may have been stored). Repositories are built on this configuration, so none can miss it; the
+     * statements rendered once run on {@link Reads} and {@link Writes}, which {@link #guard(Reads)} and
+     * {@link #guard(Writes)} translate.
+     */
+    void installOn(Configuration configuration) {
+        ConnectionProvider pool = configuration.connectionProvider();
+        ConnectionProvider connections = new ConnectionProvider() {
             @Override
-            public List<AuditRecord> history(ApplicationId owner, long donorId, long offset, int count) {
-                return read(() -> trail.history(owner, donorId, offset, count));
+            public Connection acquire() {
+                try {
+                    return pool.acquire();
+                } catch (RuntimeException failure) {
+                    throw translated(failure, false);
+                }
             }
 
             @Override
-            public List<AuditRecord> audit(ApplicationId owner, Instant since, long afterSequence, int count) {
-                return read(() -> trail.audit(owner, since, afterSequence, count));
+            public void release(Connection connection) {
+                pool.release(connection);
             }
         };
-    }
-
-    /** An application repository whose every call passes through this. */
-    ApplicationRepository guard(ApplicationRepository applications) {
-        return new ApplicationRepository() {
+        TransactionProvider transactions = new DefaultTransactionProvider(connections);
+        configuration.set(connections);
+        configuration.set(new TransactionProvider() {
             @Override
-            public Caller create(String name, NewKey firstKey, Actor actor, Instant now) {
-                return write(() -> applications.create(name, firstKey, actor, now));
+            public void begin(TransactionContext context) {
+                try {
+                    transactions.begin(context);
+                } catch (RuntimeException failure) {
+                    context.data(NOT_BEGUN, true);
+                    throw translated(failure, false);
+                }
             }
 
             @Override
-            public List<Application> list() {
-                return read(applications::list);
+            public void commit(TransactionContext context) {
+                try {
+                    transactions.commit(context);
+                } catch (RuntimeException failure) {
+                    throw translated(failure, true);
+                }
             }
 
             @Override
-            public Optional<Application> find(ApplicationId id) {
-                return read(() -> applications.find(id));
+            public void rollback(TransactionContext context) {
+                // jOOQ rolls back a transaction whose begin failed too: with no connection, there is nothing to undo,
+                // and asking for one again would count the same outage twice.
+                if (context.data(NOT_BEGUN) == null) {
+                    transactions.rollback(context);
+                }
             }
-
+        });
+        configuration.set(new ExecuteListener() {
             @Override
-            public Optional<Application> findByName(String name) {
-                return read(() -> applications.findByName(name));
+            public void exception(ExecuteContext context) {
+                if (context.exception() != null) {
+                    boolean write = context.type() == ExecuteType.WRITE || context.type() == ExecuteType.BATCH;
+                    context.exception(translated(context.exception(), write));
+                }
             }
-
-            @Override
-            public List<ApiKey> keys(ApplicationId application) {
-                return read(() -> applications.keys(application));
-            }
-
-            @Override
-            public Optional<ApiKey> key(long id) {
-                return read(() -> applications.key(id));
-            }
-
-            @Override
-            public ApiKey addKey(ApplicationId application, NewKey key, Actor actor, Instant now) {
-                return write(() -> applications.addKey(application, key, actor, now));
-            }
-
-            @Override
-            public ApiKey rotate(ApiKey old, KeyHash hash, Instant oldEndsAt, Actor actor, Instant now) {
-                return write(() -> applications.rotate(old, hash, oldEndsAt, actor, now));
-            }
-
-            @Override
-            public void revoke(ApiKey key, Actor actor, Instant now) {
-                write(() -> {
-                    applications.revoke(key, actor, now);
-                    return null;
-                });
-            }
-
-            @Override
-            public Optional<Caller> findByKeyHash(KeyHash hash) {
-                return read(() -> applications.findByKeyHash(hash));
-            }
-
-            @Override
-            public void recordUse(long keyId, Instant at) {
-                write(() -> {
-                    applications.recordUse(keyId, at);
-                    return null;
-                });
-            }
-        };
-    }
-
-    /** A webhook repository whose every call passes through this. */
-    WebhookRepository guard(WebhookRepository webhooks) {
-        return new WebhookRepository() {
-            @Override
-            public Optional<WebhookEndpoint> create(ApplicationId owner, NewEndpoint endpoint, int limit, Instant now) {
-                return write(() -> webhooks.create(owner, endpoint, limit, now));
-            }
-
-            @Override
-            public List<WebhookEndpoint> list(ApplicationId owner) {
-                return read(() -> webhooks.list(owner));
-            }
-
-            @Override
-            public Optional<WebhookEndpoint> find(ApplicationId owner, long id) {
-                return read(() -> webhooks.find(owner, id));
-            }
-
-            @Override
-            public boolean update(WebhookEndpoint changed) {
-                return write(() -> webhooks.update(changed));
-            }
-
-            @Override
-            public boolean remove(ApplicationId owner, long id) {
-                return write(() -> webhooks.remove(owner, id));
-            }
-
-            @Override
-            public List<WebhookEndpoint> enabled() {
-                return read(webhooks::enabled);
-            }
-
-            @Override
-            public boolean lease(long id, String node, Instant until, Instant now) {
-                return write(() -> webhooks.lease(id, node, until, now));
-            }
-
-            @Override
-            public boolean saveState(long id, long revision, String node, DeliveryState state) {
-                return write(() -> webhooks.saveState(id, revision, node, state));
-            }
-
-            @Override
-            public void release(long id, String node) {
-                write(() -> {
-                    webhooks.release(id, node);
-                    return null;
-                });
-            }
-        };
+        });
     }
 }

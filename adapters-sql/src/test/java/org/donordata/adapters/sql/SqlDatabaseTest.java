@@ -11,11 +11,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import java.sql.Connection;
+
 import org.donordata.application.ApplicationId;
 import org.donordata.application.KeyHash;
 import org.donordata.application.RepositoryWrites;
+import org.donordata.application.StorageUnavailableException;
 import org.donordata.application.TestApplications;
+import org.jooq.ConnectionProvider;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -185,6 +191,42 @@ class SqlDatabaseTest {
             }
         } catch (java.sql.SQLException noTableYet) {
             return false;
+        }
+    }
+
+    /**
+     * Failures are translated below every repository, on the jOOQ configuration they are all built on and on the
+     * node's reads and writes, so no repository can be left to answer an outage with a 500: not even one added later
+     * that was never named anywhere (the statement on the DSLContext stands for it). With the pool's one connection
+     * held, every way to the database finds none in time: the database cannot be reached.
+     */
+    @Test
+    @Timeout(30)
+    void everyWayToTheDatabaseAnswersAnOutageAsUnavailable() {
+        DatabaseSettings onePooledConnection = new DatabaseSettings(
+                "jdbc:sqlite:" + temporaryDirectory.resolve("donors.db"), null, null, 1, Duration.ofMillis(250));
+        try (SqlDatabase database = SqlDatabase.open(onePooledConnection)) {
+            ApplicationId owner = new ApplicationId(1);
+            List<Executable> ways = List.of(
+                    () -> database.applications().list(),
+                    () -> database.trail().audit(owner, Instant.EPOCH, 0, 10),
+                    () -> database.webhooks().list(owner),
+                    database::changeTokenSecret,
+                    () -> database.dsl().fetchCount(DSL.table("donors")),
+                    () -> database.dsl().transaction(transaction -> transaction.dsl().fetchCount(DSL.table("donors"))),
+                    () -> new RepositoryWrites(database.donors()).insert(owner,
+                            DonorRepositoryTestBase.person("Ada", null), Instant.EPOCH));
+            ConnectionProvider pool = database.dsl().configuration().connectionProvider();
+            Connection held = pool.acquire();
+            try {
+                for (Executable way : ways) {
+                    StorageUnavailableException unavailable = assertThrows(StorageUnavailableException.class, way);
+                    assertEquals(StorageUnavailableException.Cause.UNREACHABLE, unavailable.why());
+                }
+            } finally {
+                pool.release(held);
+            }
+            assertEquals(ways.size(), database.stats().unreachable(), "each counted once");
         }
     }
 
