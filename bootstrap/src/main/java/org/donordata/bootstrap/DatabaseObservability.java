@@ -9,13 +9,14 @@ import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Metrics;
-import org.donordata.adapters.http.ReadinessCheck;
+import org.donordata.adapters.http.observability.ReadinessCheck;
 import org.donordata.adapters.sql.SqlDatabase;
 
 /**
- * The database as health and metrics see it (contract section 12): a readiness check that runs a real query with a
- * short timeout and asks whether SQLite's writer is moving, and meters read from the pool and the write path when
- * scraped. The SQL adapter knows nothing of Helidon; this is where the two meet.
+ * The database as health and metrics see it (docs/api.md, "Operating endpoints, the reference page, and the linters"):
+ * a readiness check that runs a real query with a short timeout and asks whether SQLite's writer is moving, and meters
+ * read from the pool and the write path when scraped. The SQL adapter knows nothing of Helidon; this is where the two
+ * meet.
  */
 final class DatabaseObservability {
 

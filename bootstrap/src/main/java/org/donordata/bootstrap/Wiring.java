@@ -4,8 +4,8 @@ import java.security.SecureRandom;
 import java.time.Clock;
 
 import org.donordata.adapters.http.HttpApi;
-import org.donordata.adapters.http.HttpWebhookSender;
 import org.donordata.adapters.sql.SqlDatabase;
+import org.donordata.adapters.webhooks.HttpWebhookSender;
 import org.donordata.application.ApplicationService;
 import org.donordata.application.ChangeTokens;
 import org.donordata.application.DonorService;

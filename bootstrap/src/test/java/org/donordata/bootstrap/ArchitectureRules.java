@@ -39,6 +39,7 @@ final class ArchitectureRules {
     static final String HTTP = "org.donordata.adapters.http..";
     static final String SQL = "org.donordata.adapters.sql..";
     static final String CLI = "org.donordata.adapters.cli..";
+    static final String WEBHOOKS = "org.donordata.adapters.webhooks..";
     static final String BOOTSTRAP = "org.donordata.bootstrap..";
 
     /** Where the diagram lies, from the bootstrap module, where Maven runs this module's tests. */
@@ -94,8 +95,12 @@ final class ArchitectureRules {
             "jOOQ, HikariCP, Flyway, the JDBC drivers and JDBC", new String[] {"org.jooq..", "com.zaxxer.hikari..",
                 "org.sqlite..", "org.postgresql..", "org.mariadb..", "org.flywaydb..", "java.sql..", "javax.sql.."}, SQL);
 
-    static final ArchRule HELIDON_BELONGS_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP = ownedBy(
-            "Helidon", new String[] {"io.helidon.."}, HTTP, BOOTSTRAP);
+    static final ArchRule HELIDON_BELONGS_TO_THE_HTTP_AND_WEBHOOKS_ADAPTERS_AND_BOOTSTRAP = ownedBy(
+            "Helidon", new String[] {"io.helidon.."}, HTTP, WEBHOOKS, BOOTSTRAP);
+
+    /** The one adapter that makes outbound HTTP calls; the API's adapter only answers them. */
+    static final ArchRule HELIDONS_CLIENT_BELONGS_TO_THE_WEBHOOKS_ADAPTER = ownedBy(
+            "Helidon's WebClient (webhook messages)", new String[] {"io.helidon.webclient.."}, WEBHOOKS);
 
     static final ArchRule JSONP_BELONGS_TO_THE_HTTP_AND_COMMAND_LINE_ADAPTERS = ownedBy(
             "JSON-P", new String[] {"jakarta.json..", "org.eclipse.parsson.."}, HTTP, CLI, BOOTSTRAP);

@@ -8,6 +8,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import org.donordata.adapters.cli.archfixture.CliUsingHttpAdapter;
+import org.donordata.adapters.http.archfixture.HttpSendingWebhooks;
 import org.donordata.adapters.http.archfixture.HttpUsingSqlAdapter;
 import org.donordata.adapters.sql.archfixture.SqlUsingBootstrapAndJsonp;
 import org.donordata.application.archfixture.ApplicationUsingHelidon;
@@ -71,10 +72,12 @@ class ArchitectureRulesCatchViolationsTest {
                 "javax.sql.DataSource");
         assertCaught(ArchitectureRules.JSONP_BELONGS_TO_THE_HTTP_AND_COMMAND_LINE_ADAPTERS,
                 SqlUsingBootstrapAndJsonp.class, "jakarta.json.JsonObject");
-        assertCaught(ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP,
+        assertCaught(ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_AND_WEBHOOKS_ADAPTERS_AND_BOOTSTRAP,
                 ApplicationUsingHelidon.class, "io.helidon.http.Status");
-        assertCaught(ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP,
+        assertCaught(ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_AND_WEBHOOKS_ADAPTERS_AND_BOOTSTRAP,
                 CliUsingHttpAdapter.class, "io.helidon.http.Status");
+        assertCaught(ArchitectureRules.HELIDONS_CLIENT_BELONGS_TO_THE_WEBHOOKS_ADAPTER,
+                HttpSendingWebhooks.class, "io.helidon.webclient.api.WebClient");
         assertCaught(ArchitectureRules.COMMONS_CSV_BELONGS_TO_THE_COMMAND_LINE_ADAPTER,
                 HttpUsingSqlAdapter.class, "org.apache.commons.csv.CSVFormat");
         assertCaught(ArchitectureRules.CAFFEINE_BELONGS_TO_THE_ADAPTERS, ApplicationUsingHelidon.class,

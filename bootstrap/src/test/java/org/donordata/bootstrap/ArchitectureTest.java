@@ -36,8 +36,13 @@ class ArchitectureTest {
     }
 
     @Test
-    void helidonBelongsToTheHttpAdapterAndBootstrap() {
-        ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_ADAPTER_AND_BOOTSTRAP.check(PRODUCTION);
+    void helidonBelongsToTheHttpAndWebhooksAdaptersAndBootstrap() {
+        ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_AND_WEBHOOKS_ADAPTERS_AND_BOOTSTRAP.check(PRODUCTION);
+    }
+
+    @Test
+    void helidonsClientBelongsToTheWebhooksAdapter() {
+        ArchitectureRules.HELIDONS_CLIENT_BELONGS_TO_THE_WEBHOOKS_ADAPTER.check(PRODUCTION);
     }
 
     @Test

@@ -26,7 +26,8 @@ import java.util.Optional;
  * @param requestBurst           per application: requests it may make at once (the size of its token bucket)
  * @param authFailuresPerMinute  wrong keys one client address may present a minute; further wrong keys from it are
  *                               answered 429 for the rest of the minute (a valid key never is); 0 turns it off
- * @param adminHost              address of the admin socket (health and metrics; contract section 12)
+ * @param adminHost              address of the admin socket (health and metrics; docs/api.md,
+ * "Operating endpoints, the reference page, and the linters")
  * @param adminPort              its port, 0 for any free one
  * @param jsonAccessLog          the access log as one JSON object a line rather than text
  */

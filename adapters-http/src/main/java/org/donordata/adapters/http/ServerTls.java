@@ -17,7 +17,8 @@ import io.helidon.common.tls.Tls;
 
 /**
  * HTTPS from a PEM certificate chain and a PEM private key, as certbot and most CAs hand them out. Every problem
- * with the files stops the start with a message naming the setting and the file, not a stack of PKI internals.
+ * with the files stops the start with a message naming the setting and the file, not a stack of PKI internals. Read
+ * here, where the settings are, and handed to the transport as a {@link Tls}.
  */
 final class ServerTls {
 

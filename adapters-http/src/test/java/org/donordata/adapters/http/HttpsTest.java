@@ -1,7 +1,7 @@
 package org.donordata.adapters.http;
 
-import static org.donordata.adapters.http.ApiFixture.KEY;
-import static org.donordata.adapters.http.Envelopes.envelope;
+import static org.donordata.adapters.http.testing.ApiFixture.KEY;
+import static org.donordata.adapters.http.testing.Envelopes.envelope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,6 +24,8 @@ import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 
 import io.helidon.webserver.WebServer;
+import org.donordata.adapters.http.testing.ApiFixture;
+import org.donordata.adapters.http.testing.SettingsBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.helidon.webserver.http.HttpRouting;
+import org.donordata.adapters.http.access.Access;
+import org.donordata.adapters.http.testing.ApiFixture;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 

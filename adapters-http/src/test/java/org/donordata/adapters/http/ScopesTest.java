@@ -1,8 +1,8 @@
 package org.donordata.adapters.http;
 
-import static org.donordata.adapters.http.ApiFixture.APPLICATION;
-import static org.donordata.adapters.http.Envelopes.envelope;
-import static org.donordata.adapters.http.Envelopes.failure;
+import static org.donordata.adapters.http.testing.ApiFixture.APPLICATION;
+import static org.donordata.adapters.http.testing.Envelopes.envelope;
+import static org.donordata.adapters.http.testing.Envelopes.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,14 +19,17 @@ import io.helidon.http.Method;
 import io.helidon.webclient.api.ClientResponseTyped;
 import io.helidon.webserver.testing.junit5.DirectClient;
 import jakarta.json.JsonObject;
+import org.donordata.adapters.http.access.Access;
+import org.donordata.adapters.http.access.ApiKeyCheck;
+import org.donordata.adapters.http.testing.RoutingTestBase;
 import org.donordata.application.Scope;
 import org.donordata.domain.DonorChanges;
 import org.junit.jupiter.api.Test;
 
 /**
- * Scopes (contract section 14), enforced in one place (Access): every route the API registers is walked, so a route
- * added later is covered the day it is added; a key without the route's scope gets a 403 naming it, before anything
- * about the path is looked at.
+ * Scopes (docs/api.md, "Applications and keys"), enforced in one place (Access): every route the API registers is
+ * walked, so a route added later is covered the day it is added; a key without the route's scope gets a 403 naming it,
+ * before anything about the path is looked at.
  */
 class ScopesTest extends RoutingTestBase {
 

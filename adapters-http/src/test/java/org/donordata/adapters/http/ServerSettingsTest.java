@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
+import org.donordata.adapters.http.testing.ApiFixture;
+import org.donordata.adapters.http.testing.SettingsBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,9 +1,9 @@
 package org.donordata.adapters.http;
 
-import static org.donordata.adapters.http.ApiFixture.KEY;
-import static org.donordata.adapters.http.ApiFixture.OTHER_KEY;
-import static org.donordata.adapters.http.Envelopes.envelope;
-import static org.donordata.adapters.http.Envelopes.failure;
+import static org.donordata.adapters.http.testing.ApiFixture.KEY;
+import static org.donordata.adapters.http.testing.ApiFixture.OTHER_KEY;
+import static org.donordata.adapters.http.testing.Envelopes.envelope;
+import static org.donordata.adapters.http.testing.Envelopes.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.clearInvocations;
@@ -23,6 +23,11 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
 import io.helidon.webserver.testing.junit5.RoutingTest;
 import io.helidon.webserver.testing.junit5.SetUpRoute;
+import org.donordata.adapters.http.access.ApiKeyCheck;
+import org.donordata.adapters.http.access.RateLimits;
+import org.donordata.adapters.http.observability.AccessLog;
+import org.donordata.adapters.http.observability.HttpMetrics;
+import org.donordata.adapters.http.testing.ApiFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
