@@ -154,19 +154,26 @@ record ChangeEvents(Statement events, Statement latest, Statement othersChanged,
         List<ChangeEvent> events = new ArrayList<>();
         try (ResultSet rows = query.executeQuery()) {
             while (events.size() < count && rows.next()) {
-                long id = rows.getLong(1);
-                long version = rows.getLong(2);
-                boolean erased = kind.instant(rows, 4) != null;
-                rows.getLong(5);
-                boolean merged = !rows.wasNull();
-                ChangePosition position = new ChangePosition(rows.getLong(6), id);
-                long key = rows.getLong(7);
-                Optional<Long> changedBy = rows.wasNull() ? Optional.empty() : Optional.of(key);
+                long id = rows.getLong(column(DONORS.ID));
+                long version = rows.getLong(column(DONORS.VERSION));
+                boolean erased = kind.instant(rows, column(DONORS.ERASED_AT)) != null;
+                boolean merged = optionalLong(rows, DONORS.MERGED_INTO).isPresent();
+                ChangePosition position = new ChangePosition(rows.getLong(column(DONORS.CHANGE_SEQ)), id);
                 events.add(new ChangeEvent(id, version, WebhookEventType.of(merged, erased, version),
-                        kind.instant(rows, 3), position, changedBy));
+                        kind.instant(rows, column(DONORS.UPDATED_AT)), position, optionalLong(rows, CHANGED_BY)));
             }
         }
         return events;
+    }
+
+    /** Where the field stands in the events' select list, from 1, as JDBC counts. */
+    private static int column(Field<?> field) {
+        return SELECTED.indexOf(field) + 1;
+    }
+
+    private static Optional<Long> optionalLong(ResultSet row, Field<Long> field) throws SQLException {
+        long value = row.getLong(column(field));
+        return row.wasNull() ? Optional.empty() : Optional.of(value);
     }
 
     /** What {@link #hiddenFloor} is bound to: the owner, the position asked about, and where the run read to. */
