@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What every {@link ApplicationRepository} does, whatever stores the applications: a new adapter extends this class,
- * says how to open a fresh store, and gets the whole behaviour suite. Subclasses: the in-memory repository here,
- * SQLite, PostgreSQL and MariaDB in adapters-sql.
+ * says how to open a fresh store, and gets the whole behaviour suite. Subclasses: the in-memory repository here
+ * (InMemoryApplicationRepositoryTest), every database in adapters-sql (SqlApplicationRepositoryTest).
  */
 public abstract class ApplicationRepositoryContract {
 

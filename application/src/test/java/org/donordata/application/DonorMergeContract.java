@@ -29,6 +29,7 @@ import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.MergeRefusedException;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 
 /**
  * The donor port's contract, continued with duplicates and merge (docs/api.md, "Duplicates and merge"), through the use
@@ -256,6 +257,7 @@ public abstract class DonorMergeContract extends DonorRepositoryContract {
     }
 
     @Test
+    @RunsAlone
     void bothDonorsOfAMergeAreChangesInTheFeed() {
         long survivor = stored("first_name", "Ada", "last_name", "Lovelace").id();
         long duplicate = stored("first_name", "Ada", "last_name", "L").id();

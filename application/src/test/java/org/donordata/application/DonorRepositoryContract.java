@@ -47,11 +47,13 @@ import org.donordata.domain.DonorType;
 import org.donordata.domain.SearchQuery;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 
 /**
  * What every {@link DonorRepository} does, whatever stores the donors: a new adapter extends this class, says how to
  * open a fresh store, and gets the whole behaviour suite (docs/architecture.md). Subclasses: the in-memory repository
- * here, SQLite and PostgreSQL in adapters-sql.
+ * here (InMemoryDonorRepositoryTest), every database in adapters-sql (SqlDonorRepositoryTest), both through
+ * {@link DonorMergeContract}.
  */
 public abstract class DonorRepositoryContract {
 
@@ -131,6 +133,7 @@ public abstract class DonorRepositoryContract {
     }
 
     @Test
+    @RunsAlone
     void aReadOfMoreThanMaxRowsIsRefused() {
         int tooMany = DonorRepository.MAX_ROWS + 1;
 
@@ -890,6 +893,7 @@ public abstract class DonorRepositoryContract {
     }
 
     @Test
+    @RunsAlone
     void changesComeInTheOrderTheyWereMadeEachDonorOnceAtItsLatest() {
         Donor first = new RepositoryWrites(donors).insert(owner, person("First", null), CREATED);
         Donor second = new RepositoryWrites(donors).insert(owner, person("Second", null), CREATED);
@@ -904,6 +908,7 @@ public abstract class DonorRepositoryContract {
     }
 
     @Test
+    @RunsAlone
     void changesArePagedFromAPositionAndMoveOnWithNewChanges() {
         List<Donor> created = IntStream.range(0, 5).mapToObj(i -> new RepositoryWrites(donors).insert(owner, person("D" + i, null), CREATED))
                 .toList();
@@ -918,6 +923,7 @@ public abstract class DonorRepositoryContract {
     }
 
     @Test
+    @RunsAlone
     void aModifyThatChangesNothingIsNoChange() {
         Donor donor = new RepositoryWrites(donors).insert(owner, person("Ada", null), CREATED);
         ChangePosition seen = donors.changesAfter(owner, ChangePosition.START, 30).getLast().position();
@@ -949,6 +955,7 @@ public abstract class DonorRepositoryContract {
      * after them, none: only the CRM's.
      */
     @Test
+    @RunsAlone
     void aChangeSinceAPositionByAKeyNotAskedAboutIsFoundBehindTheAskedKeysChanges() {
         createAs(CRM_KEY, person("Earlier", null));
         ChangePosition beforeWebsite = donors.latestChange(owner);
@@ -971,6 +978,7 @@ public abstract class DonorRepositoryContract {
     }
 
     @Test
+    @RunsAlone
     void theCommandLineIsNeverAnAskedKeyAndAnotherOwnersDonorHasNoChange() {
         Donor donor = createAs(CRM_KEY, person("Ada", null));
         ChangePosition created = donors.latestChange(owner);
@@ -1099,6 +1107,7 @@ public abstract class DonorRepositoryContract {
     }
 
     @Test
+    @RunsAlone
     void anErasureIsAChangeInTheFeed() {
         Donor donor = new RepositoryWrites(donors).insert(owner, person("Ada", null), CREATED);
         ChangePosition seen = donors.changesAfter(owner, ChangePosition.START, 30).getLast().position();

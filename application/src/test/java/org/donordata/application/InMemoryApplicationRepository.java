@@ -17,6 +17,18 @@ public final class InMemoryApplicationRepository implements ApplicationRepositor
     private final List<ApiKey> keys = new ArrayList<>();
     private final Map<Long, KeyHash> hashes = new HashMap<>();
     private final List<AuditRecord> keyEvents = new ArrayList<>();
+    /** The donor store whose trail also holds the keys' events, as one database's does; empty when none does. */
+    private final Optional<InMemoryDonorRepository> sharedTrail;
+
+    /** Keeps the keys' events to itself ({@link #keyEvents}). */
+    public InMemoryApplicationRepository() {
+        this.sharedTrail = Optional.empty();
+    }
+
+    /** Writes the keys' events to the donor store's trail too, so its audit shows them among the donors' records. */
+    public InMemoryApplicationRepository(InMemoryDonorRepository sharedTrail) {
+        this.sharedTrail = Optional.of(sharedTrail);
+    }
 
     @Override
     public synchronized Caller create(String name, NewKey firstKey, Actor actor, Instant now) {
@@ -117,8 +129,10 @@ public final class InMemoryApplicationRepository implements ApplicationRepositor
     }
 
     private void event(ApiKey key, AuditAction action, Actor actor, Instant now) {
+        AuditRecord.KeyReference reference = new AuditRecord.KeyReference(key.id(), key.name());
         keyEvents.add(new AuditRecord(keyEvents.size() + 1, now, action, Optional.empty(), List.of(), actor,
-                Optional.empty(), Optional.of(new AuditRecord.KeyReference(key.id(), key.name()))));
+                Optional.empty(), Optional.of(reference)));
+        sharedTrail.ifPresent(trail -> trail.recordKeyEvent(key.application(), now, action, actor, reference));
     }
 
     private void requireNewHash(KeyHash hash) {

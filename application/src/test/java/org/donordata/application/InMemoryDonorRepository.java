@@ -26,7 +26,8 @@ import org.donordata.domain.webhooks.WebhookEventType;
 
 /**
  * The donor port in memory, for tests of what drives it. {@link InMemoryDonorRepositoryTest} runs the port's contract
- * on it, so it keeps the rules every store keeps: ids ascending, owners apart, external ids unique, versions, keys.
+ * on it, so it keeps the rules every store keeps: ids ascending, owners apart, external ids unique, versions, keys;
+ * {@link InMemoryTrailTest} runs the trail's.
  */
 public final class InMemoryDonorRepository implements DonorRepository, AuditTrail {
 
@@ -219,11 +220,22 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
                 .limit(count).toList();
     }
 
-    /** Donors' records only: key events are kept by InMemoryApplicationRepository, which does not show them here. */
+    /** Donors' records, and keys' events when an InMemoryApplicationRepository shares this trail. */
     @Override
     public synchronized List<AuditRecord> audit(ApplicationId owner, Instant since, long afterSequence, int count) {
         return owned(owner, trail).filter(record -> record.sequence() > afterSequence && !record.at().isBefore(since))
                 .limit(count).toList();
+    }
+
+    /**
+     * Appends a key's event to the trail, after every record written before it, as the SQL trail's one table holds
+     * donors' records and keys' events: for an InMemoryApplicationRepository that shares this trail.
+     */
+    synchronized void recordKeyEvent(ApplicationId owner, Instant at, AuditAction action, Actor actor,
+            AuditRecord.KeyReference key) {
+        // A key event is no change of a donor: its change number is never compared, as only donors' records are.
+        trail.add(new OwnedRecord(owner, new AuditRecord(trail.size() + 1, at, action, Optional.empty(), List.of(),
+                actor, Optional.empty(), Optional.of(key)), 0));
     }
 
     private static Stream<AuditRecord> owned(ApplicationId owner, List<OwnedRecord> trail) {

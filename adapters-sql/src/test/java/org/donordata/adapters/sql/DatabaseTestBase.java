@@ -4,6 +4,7 @@ import org.donordata.adapters.sql.kit.DatabaseKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.jooq.CloseableDSLContext;
@@ -11,17 +12,29 @@ import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
 
-/** A fresh database, migrated and opened before each test and discarded after it; subclasses choose which kind. */
+/**
+ * A fresh database, migrated and opened before each test and discarded after it. A class run on every database is a
+ * {@code @ParameterizedClass} over {@link TestDatabases#ALL}, which sets {@link #databaseUnderTest}; a class about one
+ * database overrides {@link #newTestDatabase} instead.
+ */
 public abstract class DatabaseTestBase {
 
     @TempDir
     Path temporaryDirectory;
 
+    /** The entry of {@link TestDatabases} this run of the class is on. */
+    @Parameter
+    TestDatabases.Entry databaseUnderTest;
+
     TestDatabase testDatabase;
     SqlDatabase database;
 
-    abstract TestDatabase newTestDatabase(Path temporaryDirectory);
+    TestDatabase newTestDatabase(Path temporaryDirectory) {
+        return Objects.requireNonNull(databaseUnderTest, "no database to run on: make the class a @ParameterizedClass"
+                + " over TestDatabases, or override newTestDatabase").create(temporaryDirectory);
+    }
 
     /** The service's migrations on the database of these settings, to be stopped at an earlier version. */
     static FluentConfiguration migrations(DatabaseSettings settings) {

@@ -14,8 +14,8 @@ import org.jooq.impl.DSL;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * A fresh database for each test of the donor repository, holding two applications and no donors; each contract
- * built on it runs, through its subclasses, against every database.
+ * A fresh database for each test of the donor repository, holding two applications and no donors; each test class
+ * built on it runs on every database of {@link TestDatabases}, or on the one it is about.
  */
 public abstract class DonorRepositoryTestBase extends DatabaseTestBase {
 

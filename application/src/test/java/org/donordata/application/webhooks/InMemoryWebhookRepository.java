@@ -10,7 +10,10 @@ import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
 import org.donordata.domain.webhooks.DeliveryState;
 
-/** Webhook endpoints in memory, as {@link WebhookRepository} says a repository keeps them, with their leases. */
+/**
+ * Webhook endpoints in memory, as {@link WebhookRepository} says a repository keeps them, with their leases.
+ * {@link InMemoryWebhookRepositoryTest} runs the port's contract on it.
+ */
 public final class InMemoryWebhookRepository implements WebhookRepository {
 
     private record Stored(WebhookEndpoint endpoint, String leaseNode, Instant leaseUntil) {

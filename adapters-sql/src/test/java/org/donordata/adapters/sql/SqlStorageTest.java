@@ -32,12 +32,16 @@ import org.donordata.domain.IdempotencyKey;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * What the SQL adapter keeps beyond the ports' contracts: the schema's own constraints, reopening without migrating
- * again, and the rows behind idempotent creates. Each subclass runs it on one database.
+ * again, and the rows behind idempotent creates. Run on every database of {@link TestDatabases}.
  */
-abstract class SqlStorageContract extends DonorRepositoryTestBase {
+@ParameterizedClass(name = "{0}")
+@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+class SqlStorageTest extends DonorRepositoryTestBase {
 
     static final Duration LIFETIME = Duration.ofHours(24);
     static final IdempotencyKey KEY = new IdempotencyKey("order-4711");

@@ -16,12 +16,17 @@ import org.donordata.domain.DonorFilter;
 import org.donordata.domain.ExpectedVersion;
 import org.jooq.CloseableDSLContext;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
- * An installation made by an earlier version, migrated: what its rows become. Run by the databases that have such
- * installations (SQLite and PostgreSQL); MariaDB joined at schema version 7 and has none.
+ * An installation made by an earlier version, migrated: what its rows become. Run on the databases that have such
+ * installations ({@link TestDatabases#SINCE_THE_FIRST_SCHEMA}: SQLite and PostgreSQL); MariaDB joined at schema
+ * version 7 and has none.
  */
-abstract class SchemaUpgradeContract extends DonorRepositoryTestBase {
+@ParameterizedClass(name = "{0}")
+@FieldSource("org.donordata.adapters.sql.TestDatabases#SINCE_THE_FIRST_SCHEMA")
+class SchemaUpgradeTest extends DonorRepositoryTestBase {
 
     /** Migration V2 gives the donors a database already holds version 1, and later changes count from there. */
     @Test

@@ -1,31 +1,28 @@
-package org.donordata.adapters.sql;
+package org.donordata.application.webhooks;
 
-import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
-import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
-import static org.donordata.adapters.sql.schema.Tables.WEBHOOK_ENDPOINTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.Comparator;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
-import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.ApplicationRepository;
 import org.donordata.application.ChangeEvent;
+import org.donordata.application.DonorRepository;
+import org.donordata.application.DonorRepositoryContract;
 import org.donordata.application.DonorService;
 import org.donordata.application.DonorWrites;
 import org.donordata.application.RepositoryWrites;
-import org.donordata.application.webhooks.WebhookEndpoint;
-import org.donordata.application.webhooks.WebhookRepository;
+import org.donordata.application.TestApplications;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
+import org.donordata.domain.DonorDetails;
 import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.webhooks.DeliveryState;
 import org.donordata.domain.webhooks.FailurePolicy;
@@ -33,28 +30,47 @@ import org.donordata.domain.webhooks.RetrySchedule;
 import org.donordata.domain.webhooks.WebhookEventType;
 import org.donordata.domain.webhooks.WebhookSecret;
 import org.donordata.domain.webhooks.WebhookUrl;
-import org.donordata.adapters.sql.webhooks.SqlWebhookRepository;
-import org.flywaydb.core.api.MigrationInfo;
-import org.flywaydb.core.api.MigrationVersion;
-import org.jooq.CloseableDSLContext;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 
 /**
- * Webhook endpoints on a database (docs/api.md, "Webhooks"): where delivery stands is stored exactly, the owner's
- * changes and the deliverers' never overwrite each other, one node at a time holds an endpoint, and the feed as
- * messages tell of it, with the key of each change.
+ * What every {@link WebhookRepository} does (docs/api.md, "Webhooks"), through the ports alone: where delivery stands
+ * is stored exactly, the owner's changes and the deliverers' never overwrite each other, one node at a time holds an
+ * endpoint, and the feed tells of each change with the key that made it. Every store runs it: the in-memory one here
+ * ({@code InMemoryWebhookRepositoryTest}), every database in adapters-sql ({@code SqlWebhookRepositoryTest}, which
+ * adds what only the SQL store keeps).
  */
-abstract class WebhookStoreContract extends DonorRepositoryTestBase {
+public abstract class WebhookRepositoryContract {
 
-    private static final Actor WEBSITE = new Actor(Actor.Type.KEY, Optional.of(7L), "Website", Optional.of("9f2c"));
+    protected static final Instant CREATED = Instant.parse("2024-05-01T09:30:00.123456Z");
+    protected static final Instant LATER = Instant.parse("2024-05-02T17:45:01.000001Z");
+    protected static final Actor WEBSITE = new Actor(Actor.Type.KEY, Optional.of(7L), "Website", Optional.of("9f2c"));
     private static final FailurePolicy POLICY = new FailurePolicy(RetrySchedule.parse("5,30"), Duration.ofHours(1));
 
-    private WebhookRepository webhooks;
+    /** The ports of one store that webhooks use: the endpoints, and the donors whose changes they are told of. */
+    public record Store(DonorRepository donors, ApplicationRepository applications, WebhookRepository webhooks) {
+    }
+
+    protected DonorRepository donors;
+    protected WebhookRepository webhooks;
+    protected ApplicationId owner;
+    protected ApplicationId otherOwner;
+
+    /** A fresh, empty store. Called before each test; the subclass closes it after. */
+    protected abstract Store openEmptyStore();
 
     @BeforeEach
-    void openWebhooks() {
-        webhooks = database.webhooks();
+    void openStoreWithTwoApplications() {
+        Store store = openEmptyStore();
+        donors = store.donors();
+        webhooks = store.webhooks();
+        owner = TestApplications.create(store.applications(), "owner", "owner key", CREATED).application().id();
+        otherOwner = TestApplications.create(store.applications(), "other", "other key", CREATED).application().id();
+    }
+
+    protected static DonorDetails person(String firstName, String externalId) {
+        return DonorRepositoryContract.person(firstName, externalId);
     }
 
     private WebhookEndpoint create() {
@@ -63,6 +79,7 @@ abstract class WebhookStoreContract extends DonorRepositoryTestBase {
     }
 
     @Test
+    @RunsAlone
     void anEndpointStartsAfterItsOwnersLatestChangeAndKeepsEveryFieldExactly() {
         Donor before = new RepositoryWrites(donors).insert(owner, person("Ada", null), CREATED);
         new RepositoryWrites(donors).insert(otherOwner, person("Other", null), LATER);
@@ -141,24 +158,8 @@ abstract class WebhookStoreContract extends DonorRepositoryTestBase {
         assertEquals(List.of(), webhooks.enabled(), "a disabled endpoint is not delivered to");
     }
 
-    /**
-     * A record written before V16 gave records their change's number: its place in the feed is unknown, so its change
-     * counts as another key's, and an endpoint ignoring the key hears of the donor once too often, never too few.
-     */
     @Test
-    void aChangeWhosePlaceInTheFeedWasNotRecordedCountsAsAnotherKeys() {
-        Donor donor = donors.write(owner, CREATED, tx -> new DonorWrites(CREATED,
-                DonorService.IDEMPOTENCY_KEY_LIFETIME, WEBSITE).create(tx, person("Ada", null)));
-        assertFalse(donors.changedByOthersAfter(owner, donor.id(), ChangePosition.START, Set.of(7L)),
-                "its one change, the ignored key's");
-
-        database.dsl().update(AUDIT_TRAIL).set(AUDIT_TRAIL.CHANGE_SEQ, (Long) null)
-                .where(AUDIT_TRAIL.DONOR_ID.eq(donor.id())).execute();
-
-        assertTrue(donors.changedByOthersAfter(owner, donor.id(), ChangePosition.START, Set.of(7L)));
-    }
-
-    @Test
+    @RunsAlone
     void changeEventsAreTheFeedsChangesWithTheKeyThatMadeEach() {
         ChangePosition start = donors.latestChange(owner);
         Donor byWebsite = donors.write(owner, CREATED, tx -> new DonorWrites(CREATED, DonorService.IDEMPOTENCY_KEY_LIFETIME,
@@ -178,94 +179,5 @@ abstract class WebhookStoreContract extends DonorRepositoryTestBase {
         assertEquals(WebhookEventType.DONOR_ERASED, events.get(1).type());
         assertEquals(2, events.get(1).version());
         assertEquals(events.get(1).position(), donors.latestChange(owner));
-    }
-
-    /**
-     * The owner's create, modify and remove take their turn in the node's writes like every other write: on SQLite a
-     * transaction of their own beside the one writer made it wait on the write lock (SQLITE_BUSY), and twelve keys
-     * managing endpoints stalled every application's writes for seconds.
-     */
-    @Test
-    void managingAnEndpointWritesOnlyThroughTheNodesWrites() {
-        AtomicInteger written = new AtomicInteger();
-        Writes writer = database.writer();
-        Writes counted = new Writes() {
-            @Override
-            public <T> T write(Write<T> write) {
-                written.incrementAndGet();
-                return writer.write(write);
-            }
-        };
-        WebhookRepository managed = new SqlWebhookRepository(database.dsl(), database.kind(), counted, donors);
-
-        WebhookEndpoint created = managed.create(owner, new WebhookRepository.NewEndpoint(WebhookUrl.of(
-                "https://crm.example.org/hooks", WebhookUrl.Rules.STRICT), "", WebhookSecret.make(), Set.of()), 3,
-                CREATED).orElseThrow();
-        assertTrue(managed.update(new WebhookEndpoint(created.id(), owner, created.url(), "changed", Set.of(),
-                created.createdAt(), created.secret(), Optional.empty(), Optional.empty(), created.state(),
-                created.revision())));
-        assertTrue(managed.remove(owner, created.id()));
-
-        assertEquals(3, written.get(), "create, modify and remove each one write of the node's");
-    }
-
-    /**
-     * A create holds one connection at a time: it held one for its transaction and borrowed a second to read where
-     * delivery starts, so creates at once took a small pool from every application (a GET of another got 503). Here
-     * the test holds one of a pool of two while the create runs.
-     */
-    @Test
-    void aCreateNeedsNoSecondConnectionWhileItWrites() {
-        DatabaseSettings settings = testDatabase.settings();
-        try (SqlDatabase twoPooled = SqlDatabase.open(new DatabaseSettings(settings.jdbcUrl(), settings.user(),
-                settings.password(), 2, Duration.ofSeconds(2)))) {
-            twoPooled.dsl().connection(held -> assertTrue(twoPooled.webhooks().create(owner,
-                    new WebhookRepository.NewEndpoint(WebhookUrl.of("https://crm.example.org/hooks",
-                            WebhookUrl.Rules.STRICT), "", WebhookSecret.make(), Set.of()), 3, CREATED).isPresent()));
-        }
-    }
-
-    /**
-     * Migration V17 on the schema before it: each endpoint stored before is caught up where it has delivered through
-     * (docs/api.md, Webhooks), so its next run passes a donor over exactly as it did before the upgrade.
-     */
-    @Test
-    void v17TakesEachEndpointStoredBeforeAsCaughtUpWhereItHasDeliveredThrough() throws Exception {
-        try (TestDatabase old = separateTestDatabase("before-caught-up")) {
-            DatabaseSettings settings = old.settings();
-            migrations(settings).target(lastBefore(settings, "17")).load().migrate();
-            List<ChangePosition> delivered = List.of(new ChangePosition(41, 3), new ChangePosition(97, 12));
-            long application;
-            try (CloseableDSLContext v16 = connect(settings)) {
-                application = v16.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "website")
-                        .set(APPLICATIONS.CREATED_AT, CREATED).returningResult(APPLICATIONS.ID).fetchOne().value1();
-                for (ChangePosition position : delivered) {
-                    v16.insertInto(WEBHOOK_ENDPOINTS).set(WEBHOOK_ENDPOINTS.APPLICATION_ID, application)
-                            .set(WEBHOOK_ENDPOINTS.URL, "https://crm.example.org/hooks")
-                            .set(WEBHOOK_ENDPOINTS.DESCRIPTION, "")
-                            .set(WEBHOOK_ENDPOINTS.SECRET, WebhookSecret.make().written())
-                            .set(WEBHOOK_ENDPOINTS.IGNORE_KEYS, "7")
-                            .set(WEBHOOK_ENDPOINTS.CREATED_AT, CREATED)
-                            .set(WEBHOOK_ENDPOINTS.DELIVERED_CHANGE, position.change())
-                            .set(WEBHOOK_ENDPOINTS.DELIVERED_DONOR, position.donorId())
-                            .set(WEBHOOK_ENDPOINTS.CONSECUTIVE_FAILURES, 0)
-                            .set(WEBHOOK_ENDPOINTS.REVISION, 0L).execute();
-                }
-            }
-
-            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
-                List<WebhookEndpoint> endpoints = migrated.webhooks().list(new ApplicationId(application));
-                assertEquals(delivered, endpoints.stream().map(endpoint -> endpoint.state().caughtUpThrough())
-                        .toList(), "each row's own position");
-                assertEquals(delivered, endpoints.stream().map(endpoint -> endpoint.state().deliveredThrough())
-                        .toList());
-            }
-        }
-    }
-
-    private static MigrationVersion lastBefore(DatabaseSettings settings, String version) {
-        return Stream.of(migrations(settings).load().info().all()).map(MigrationInfo::getVersion)
-                .filter(it -> it.compareTo(MigrationVersion.fromVersion(version)) < 0)
-                .max(Comparator.naturalOrder()).orElseThrow();
     }
 }

@@ -33,6 +33,8 @@ import org.flywaydb.core.api.MigrationVersion;
 import org.jooq.CloseableDSLContext;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * Migration V8 (docs/api.md, "Applications and keys") on an installation of schema version 7, which every database has
@@ -42,7 +44,9 @@ import org.junit.jupiter.api.Test;
  * and each idempotency key's row goes to the API key whose create the trail records (docs/api.md, "Safe retries and
  * concurrent edits").
  */
-abstract class KeyMigrationContract extends DatabaseTestBase {
+@ParameterizedClass(name = "{0}")
+@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+class KeyMigrationTest extends DatabaseTestBase {
 
     private static final Instant SOON = DonorRepositoryTestBase.CREATED.plusSeconds(60);
 
@@ -89,10 +93,10 @@ abstract class KeyMigrationContract extends DatabaseTestBase {
             DonorDetails grace = DonorRepositoryContract.person("Grace", null);
             try (CloseableDSLContext v14 = connect(settings)) {
                 application = application(v14);
-                byWebsite = TrailMigrationContract.donor(v14, application, "Ada", 1);
-                imported = TrailMigrationContract.donor(v14, application, "Grace", 1);
-                TrailMigrationContract.record(v14, application, byWebsite, 1, "created", "first_name", 7L);
-                TrailMigrationContract.record(v14, application, imported, 1, "created", "first_name", null);
+                byWebsite = TrailMigrationTest.donor(v14, application, "Ada", 1);
+                imported = TrailMigrationTest.donor(v14, application, "Grace", 1);
+                TrailMigrationTest.record(v14, application, byWebsite, 1, "created", "first_name", 7L);
+                TrailMigrationTest.record(v14, application, imported, 1, "created", "first_name", null);
                 for (Object[] row : List.of(new Object[] {"order-1", ada, byWebsite},
                         new Object[] {"batch-1", grace, imported})) {
                     v14.insertInto(IDEMPOTENCY_KEYS).set(IDEMPOTENCY_KEYS.APPLICATION_ID, application)

@@ -17,12 +17,16 @@ import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * Pages are found by ordinal (the V3 migration): the k-th donor of an application in id order has ordinal k, so a page
- * at any offset is exactly the page an id-ordered offset would give. Each subclass runs it on one database.
+ * at any offset is exactly the page an id-ordered offset would give. Run on every database of {@link TestDatabases}.
  */
-abstract class DonorOrdinalContract extends DonorRepositoryTestBase {
+@ParameterizedClass(name = "{0}")
+@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+class DonorOrdinalTest extends DonorRepositoryTestBase {
 
     @Test
     void ordinalsNumberEachApplicationsDonorsInIdOrderWithoutGaps() {
