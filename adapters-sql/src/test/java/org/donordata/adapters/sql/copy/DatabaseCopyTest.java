@@ -38,9 +38,40 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.stream.IntStream;
 
-/** How DatabaseCopy behaves; each subclass runs it from one kind of database to another. */
-abstract class DatabaseCopyContract {
+import org.donordata.adapters.sql.TestDatabases;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+
+/**
+ * How DatabaseCopy behaves, from each database of {@link TestDatabases#ALL} to the next along a ring (SQLite to
+ * PostgreSQL, PostgreSQL to MariaDB, MariaDB to SQLite): every database is once a source and once a target, and a
+ * further database adds one step to the ring, not a class per pair.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("ring")
+class DatabaseCopyTest {
+
+    /** One step of the ring: a copy from one database to another. */
+    record Step(TestDatabases.Entry from, TestDatabases.Entry to) {
+
+        @Override
+        public String toString() {
+            return from + " to " + to;
+        }
+    }
+
+    static List<Step> ring() {
+        List<TestDatabases.Entry> all = TestDatabases.ALL;
+        return IntStream.range(0, all.size()).mapToObj(i -> new Step(all.get(i), all.get((i + 1) % all.size())))
+                .toList();
+    }
+
+    @Parameter
+    Step step;
 
     static final int DONOR_COUNT = 300;
     /** Small, so that the donors take several batches and the last one is partial. */
@@ -63,9 +94,13 @@ abstract class DatabaseCopyContract {
     SqlDatabase target;
     List<Application> applications;
 
-    abstract TestDatabase newSource(Path directory);
+    TestDatabase newSource(Path directory) {
+        return step.from().create(directory);
+    }
 
-    abstract TestDatabase newTarget(Path directory);
+    TestDatabase newTarget(Path directory) {
+        return step.to().create(directory);
+    }
 
     @BeforeEach
     void openDatabases() {
