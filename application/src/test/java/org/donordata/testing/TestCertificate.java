@@ -51,7 +51,11 @@ public record TestCertificate(Path certificateFile, Path keyFile, X509Certificat
                 .redirectErrorStream(true)
                 .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new IllegalStateException("keytool did not end within 60 s: " + output);
+        }
+        if (process.exitValue() != 0) {
             throw new IllegalStateException("keytool failed: " + output);
         }
         KeyStore store = KeyStore.getInstance("PKCS12");

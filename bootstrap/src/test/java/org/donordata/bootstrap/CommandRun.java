@@ -1,18 +1,87 @@
 package org.donordata.bootstrap;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
-/** One run of the service's command line in the test's process, with the environment given: its exit and output. */
+/**
+ * The one way a test runs the service's command line. In the test's process ({@link #of}, {@link #output}): one run
+ * with the environment given, its exit and output. In a JVM of its own ({@link #start}), where a process killed
+ * half-way is the point: closed by try-with-resources. {@link ServiceProcess} starts {@code serve} the same way.
+ */
 record CommandRun(int exit, String out, String err) {
 
+    /** Runs the command line with these arguments in this process, with the environment given. */
     static CommandRun of(Map<String, String> env, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
                 new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(args);
         return new CommandRun(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Runs it as {@link #of} does; it must exit 0 (else the test fails with its errors). Returns its output. */
+    static String output(Map<String, String> env, String... args) {
+        CommandRun run = of(env, args);
+        assertEquals(0, run.exit(), run.err());
+        return run.out();
+    }
+
+    /**
+     * Starts the command line with these arguments in a JVM of its own, its output and errors written to these files.
+     * Closing it kills it if it still runs, as a crash would (SIGKILL), and waits until it has ended.
+     */
+    static Started start(Map<String, String> env, Path out, Path err, String... args) throws IOException {
+        return new Started(inOwnJvm(env, args).redirectOutput(out.toFile()).redirectError(err.toFile()).start());
+    }
+
+    /**
+     * The command line with these arguments in a JVM of its own, started from this test's class path, with only the
+     * given DONORS_ variables; for {@link #start} and {@link ServiceProcess}, which start and close what it builds.
+     */
+    static ProcessBuilder inOwnJvm(Map<String, String> env, String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                // The garbage collector bin/serve runs with: on two cores, G1's own threads slow every start.
+                "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(name -> name.startsWith("DONORS_"));
+        builder.environment().putAll(env);
+        return builder;
+    }
+
+    /** A command line running in a JVM of its own. */
+    static final class Started implements AutoCloseable {
+
+        private final Process process;
+
+        private Started(Process process) {
+            this.process = process;
+        }
+
+        boolean isAlive() {
+            return process.isAlive();
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -27,9 +25,6 @@ class CopyDatabaseCommandTest {
     private TestDatabase postgres;
     private Map<String, String> sqliteEnv;
     private Map<String, String> postgresEnv;
-
-    record Result(int exit, String out, String err) {
-    }
 
     @BeforeEach
     void databases() {
@@ -52,17 +47,17 @@ class CopyDatabaseCommandTest {
                 assertEquals(201, client.post("/api/v1/donors", KEY, "{\"first_name\":\"Émile\",\"last_name\":\"" + i
                         + "\",\"notes\":\"🌍\",\"external_id\":\"ext-" + i + "\"}").status());
             }
-            crmKey = EndToEndTest.lastLine(run(sqliteEnv, "apps", "create", "CRM").out());
+            crmKey = EndToEndTest.lastLine(CommandRun.of(sqliteEnv, "apps", "create", "CRM").out());
         }
 
-        Result copied = run(postgresEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
+        CommandRun copied = CommandRun.of(postgresEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
         assertEquals(0, copied.exit(), copied.err());
         assertTrue(copied.out().contains("donors       45 of 45 (100%)"), copied.out());
         assertTrue(copied.out().contains("applications 2 new, 0 there already; donors 45 new, 0 there already."),
                 copied.out());
         assertTrue(copied.out().contains("Verified"), copied.out());
 
-        Result again = run(postgresEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
+        CommandRun again = CommandRun.of(postgresEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.out().contains("applications 0 new, 2 there already; donors 0 new, 45 there already."),
                 again.out());
@@ -83,7 +78,7 @@ class CopyDatabaseCommandTest {
 
     @Test
     void copyingADatabaseOntoItselfIsRefused() {
-        Result refused = run(sqliteEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
+        CommandRun refused = CommandRun.of(sqliteEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
         assertEquals(1, refused.exit());
         assertTrue(refused.err().contains("nothing to copy"), refused.err());
     }
@@ -93,14 +88,6 @@ class CopyDatabaseCommandTest {
         env.put("DONORS_PORT", "0");
         env.put("DONORS_API_KEY", KEY);
         return env;
-    }
-
-    private static Result run(Map<String, String> env, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
-                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(args);
-        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     private static PrintStream quiet() {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.RandomAccessFile;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -28,10 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -41,8 +36,10 @@ import org.donordata.domain.DonorType;
 import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchWords;
 import org.donordata.testing.Await;
+import org.donordata.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
+import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -60,9 +57,6 @@ class DonorCommandsTest {
 
     private TestDatabase database;
 
-    record Result(int exit, String out, String err) {
-    }
-
     @AfterEach
     void dropDatabase() {
         if (database != null) {
@@ -77,15 +71,11 @@ class DonorCommandsTest {
         assertEquals(0, run("apps", "create", "Mailing").exit());
     }
 
-    private Result run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.commandLine(database.env(), new PrintWriter(out, true, StandardCharsets.UTF_8),
-                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(args);
-        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private CommandRun run(String... args) {
+        return CommandRun.of(database.env(), args);
     }
 
-    private Result importInto(long application, Path file) {
+    private CommandRun importInto(long application, Path file) {
         return run("import", "--application", String.valueOf(application), file.toString());
     }
 
@@ -153,7 +143,7 @@ class DonorCommandsTest {
     /** Each donor of the application as NDJSON without what the service assigned (id and times), sorted. */
     private List<String> exportedDonors(long application) throws IOException {
         Path file = dir.resolve("export-" + application + "-" + System.nanoTime() + ".ndjson");
-        Result exported = run("export", "--application", String.valueOf(application), "--format", "ndjson",
+        CommandRun exported = run("export", "--application", String.valueOf(application), "--format", "ndjson",
                 file.toString());
         assertEquals(0, exported.exit(), exported.err());
         List<String> donors = new ArrayList<>();
@@ -174,13 +164,13 @@ class DonorCommandsTest {
     @ValueSource(strings = {"sqlite", "postgres"})
     void theSampleImportsAndASecondRunStoresNothingTwice(String kind) throws Exception {
         open(kind);
-        Result first = importInto(1, SAMPLE);
+        CommandRun first = importInto(1, SAMPLE);
         assertEquals(0, first.exit(), first.err());
         assertEquals("created 5, modified 0, refused 0", first.out().strip());
         assertEquals("", first.err(), "quiet when not on a terminal");
         assertSearchWordsExact();
 
-        Result second = importInto(1, SAMPLE);
+        CommandRun second = importInto(1, SAMPLE);
 
         assertEquals(0, second.exit(), second.err());
         assertEquals("created 0, modified 3, refused 0; 2 already stored (by an earlier import, or an identical row"
@@ -210,7 +200,7 @@ class DonorCommandsTest {
                 ADA,LOVELACE,,,sw1y 4jh,
                 """);
 
-        Result imported = run("import", "--application", "1", "--report-duplicates", file.toString());
+        CommandRun imported = run("import", "--application", "1", "--report-duplicates", file.toString());
 
         assertEquals(0, imported.exit(), imported.err());
         // Rows of one import are stored many at a time, so ids need not follow the file: each is looked up.
@@ -221,7 +211,7 @@ class DonorCommandsTest {
                 "line 6: donor " + idWithLastName("LOVELACE") + " is likely the same as " + ada,
                 "created 4, modified 1, refused 0; 3 created donors have likely duplicates"),
                 imported.out().strip().lines().toList());
-        Result plain = importInto(1, write("none.csv", "first_name,last_name\nNo,Duplicate\n"));
+        CommandRun plain = importInto(1, write("none.csv", "first_name,last_name\nNo,Duplicate\n"));
         assertEquals("created 1, modified 0, refused 0", plain.out().strip(), "no report unless asked for");
     }
 
@@ -229,7 +219,7 @@ class DonorCommandsTest {
     @ValueSource(strings = {"sqlite", "postgres"})
     void refusedRowsAreNamedTheOthersStoredAndTheExitIsNonZero(String kind) throws Exception {
         open(kind);
-        Result result = importInto(1, write("donors.csv", "first_name,last_name,email\nAda,Lovelace,\n"
+        CommandRun result = importInto(1, write("donors.csv", "first_name,last_name,email\nAda,Lovelace,\n"
                 + "Grace,,\nAlan,Turing,not-an-email\nEdsger,Dijkstra,\n"));
 
         assertEquals(1, result.exit());
@@ -263,13 +253,13 @@ class DonorCommandsTest {
                 write("empty.csv", ""), "header",
                 write("rows.ndjson", "{\"first_name\":\"Ada\",\n"), "line 1: the line is not one JSON object without repeated keys");
         for (Map.Entry<Path, String> file : files.entrySet()) {
-            Result result = importInto(1, file.getKey());
+            CommandRun result = importInto(1, file.getKey());
             assertEquals(1, result.exit(), file.getKey() + ": " + result);
             assertTrue(result.err().contains(file.getValue()), file.getKey() + ": " + result.err());
             assertFalse(result.err().contains("Exception"), file.getKey() + ": " + result.err());
         }
         assertEquals(0, count(1));
-        Result missing = importInto(1, dir.resolve("no-such-file.csv"));
+        CommandRun missing = importInto(1, dir.resolve("no-such-file.csv"));
         assertEquals(1, missing.exit());
         assertTrue(missing.err().startsWith("error: No file "), missing.err());
     }
@@ -281,12 +271,12 @@ class DonorCommandsTest {
         importInto(1, SAMPLE);
         for (String format : List.of("csv", "ndjson")) {
             Path file = dir.resolve("export." + format);
-            Result exported = run("export", "--application", "1", "--format", format, file.toString());
+            CommandRun exported = run("export", "--application", "1", "--format", format, file.toString());
             assertEquals(0, exported.exit(), exported.err());
             assertEquals("Exported 5 donors.", exported.err().strip());
             long other = format.equals("csv") ? 2 : 3;
 
-            Result imported = importInto(other, file);
+            CommandRun imported = importInto(other, file);
 
             assertEquals(0, imported.exit(), format + ": " + imported.err());
             assertEquals("created 5, modified 0, refused 0", imported.out().strip(), format);
@@ -304,7 +294,7 @@ class DonorCommandsTest {
                         + "\"phone\":\"+44 20 7946 0000\",\"notes\":\"-2+3 and\\r\\non\",\"city\":\"'=already quoted\","
                         + "\"region\":\"''+twice\",\"address_line1\":\"'t Hooft\",\"address_line2\":\"=1+1\"}",
                 "{\"type\":\"organization\",\"organization_name\":\"-Minus Ltd\",\"external_id\":\"@crm\"}"));
-        Result loaded = importInto(1, hostile);
+        CommandRun loaded = importInto(1, hostile);
         assertEquals(0, loaded.exit(), loaded.err());
         Path csv = dir.resolve("out.csv");
         assertEquals(0, run("export", "--application", "1", csv.toString()).exit());
@@ -321,7 +311,7 @@ class DonorCommandsTest {
                 assertFalse(!unquoted.isEmpty() && "=+-@\t\r".indexOf(unquoted.charAt(0)) >= 0, "live cell " + cell);
             }
         }
-        Result imported = importInto(2, csv);
+        CommandRun imported = importInto(2, csv);
         assertEquals(0, imported.exit(), imported.err());
         assertEquals(exportedDonors(1), exportedDonors(2), "the round trip gives every value back");
     }
@@ -335,7 +325,7 @@ class DonorCommandsTest {
         Path existing = write("existing.csv", "keep me");
         assertOneLineError(run("export", "--application", "1", existing.toString()), "exists already; give --force");
         assertEquals("keep me", Files.readString(existing));
-        Result forced = run("export", "--application", "1", "--force", existing.toString());
+        CommandRun forced = run("export", "--application", "1", "--force", existing.toString());
         assertEquals(0, forced.exit(), forced.err());
         assertTrue(Files.readString(existing).startsWith("id,type,"));
         assertEquals("rw-------", permissions(existing));
@@ -359,7 +349,7 @@ class DonorCommandsTest {
         }
     }
 
-    private static void assertOneLineError(Result result, String expected) {
+    private static void assertOneLineError(CommandRun result, String expected) {
         assertEquals(1, result.exit(), result.err());
         assertEquals(1, result.err().lines().count(), "one line: " + result.err());
         assertTrue(result.err().startsWith("error: ") && result.err().contains(expected), result.err());
@@ -374,6 +364,7 @@ class DonorCommandsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
+    @RunsAlone // it reads the process-wide access log, which tests running beside it would add to
     void anOperatorErasesADonorAndTheAccessLogSaysSoWithoutTheData(String kind) throws Exception {
         open(kind);
         importInto(1, SAMPLE);
@@ -381,28 +372,11 @@ class DonorCommandsTest {
         long id = idOf(1, "Ada");
         JsonObject before = donor(1, id);
         assertFalse(before.isNull("first_name"));
-        List<String> logged = new ArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(record.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger accessLog = Logger.getLogger("donors.access");
-        accessLog.addHandler(capture);
-        Result erased;
-        try {
+        CommandRun erased;
+        List<String> logged;
+        try (LogCapture accessLog = LogCapture.of("donors.access")) {
             erased = run("erase", "--application", "1", "--donor", String.valueOf(id));
-        } finally {
-            accessLog.removeHandler(capture);
+            logged = accessLog.messages();
         }
 
         assertEquals(0, erased.exit(), erased.err());
@@ -416,9 +390,9 @@ class DonorCommandsTest {
             assertTrue(after.isNull(field), field + " after erasure: " + after);
         }
 
-        Result twice = run("erase", "--application", "1", "--donor", String.valueOf(id));
+        CommandRun twice = run("erase", "--application", "1", "--donor", String.valueOf(id));
         assertEquals(0, twice.exit(), "erasing twice is no error");
-        Result otherApplication = run("erase", "--application", "2", "--donor", String.valueOf(id));
+        CommandRun otherApplication = run("erase", "--application", "2", "--donor", String.valueOf(id));
         assertEquals(1, otherApplication.exit());
         assertTrue(otherApplication.err().startsWith("error: "), otherApplication.err());
     }
@@ -448,26 +422,24 @@ class DonorCommandsTest {
     @ValueSource(strings = {"sqlite", "postgres"})
     void anImportKilledHalfWayAndRunAgainStoresEveryRowOnce(String kind) throws Exception {
         open(kind);
-        int rows = 20_000;
+        // Enough that the import is still running when a tenth is stored, on every database.
+        int rows = 8_000;
         StringBuilder csv = new StringBuilder("first_name,last_name,email\n");
         for (int i = 0; i < rows; i++) {
             csv.append("Donor,Number ").append(i).append(",donor").append(i).append("@import.example\n");
         }
         Path file = write("big.csv", csv.toString());
-        Process importing = ServiceProcess.command(database.env(), "import", "--application", "1", file.toString())
-                .redirectOutput(dir.resolve("import.out").toFile()).redirectError(dir.resolve("import.err").toFile())
-                .start();
-        try {
-            Await.until("2,000 rows stored by the import", Duration.ofSeconds(60),
-                    () -> count(1) >= 2_000 || !importing.isAlive());
-        } finally {
-            importing.destroyForcibly().waitFor();
+        // Closing the import kills it.
+        try (CommandRun.Started importing = CommandRun.start(database.env(), dir.resolve("import.out"),
+                dir.resolve("import.err"), "import", "--application", "1", file.toString())) {
+            Await.until("800 rows stored by the import", Duration.ofSeconds(60),
+                    () -> count(1) >= 800 || !importing.isAlive());
         }
         long atKill = count(1);
-        assertTrue(atKill >= 2_000 && atKill < rows, "killed after " + atKill + " of " + rows + " rows; "
+        assertTrue(atKill >= 800 && atKill < rows, "killed after " + atKill + " of " + rows + " rows; "
                 + Files.readString(dir.resolve("import.err")));
 
-        Result again = importInto(1, file);
+        CommandRun again = importInto(1, file);
 
         assertEquals(0, again.exit(), again.err());
         assertEquals(rows, count(1));

@@ -28,6 +28,7 @@ import java.util.stream.Collectors;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.donordata.testing.RunsAlone;
 
 /**
  * No acknowledged write is ever lost: clients create donors as fast as they can, each create with its own
@@ -47,6 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (2026-11-24): records written in a commit of their own right after the change's fail it in the default 5 cycles
  * (12 of 531 acknowledged creates had no record).
  */
+// Runs alone: it loads both cores with writers while it kills the service.
+@RunsAlone
 class DurabilityUnderKillTest {
 
     private static final String KEY = "durability-test-key-0123456789";

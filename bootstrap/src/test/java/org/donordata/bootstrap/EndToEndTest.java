@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -216,11 +214,8 @@ abstract class EndToEndTest {
      */
     @Test
     void aKeyMadeWithAnExpiryIsRefusedOnceItHasExpired() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertEquals(0, Main.commandLine(env, printer(out), printer(err)).execute("keys", "create", "--application", "1",
-                "--name", "Short-lived", "--scopes", "donors:read", "--expires-in", "1m"), err.toString(StandardCharsets.UTF_8));
-        String key = lastLine(out.toString(StandardCharsets.UTF_8));
+        String key = lastLine(CommandRun.output(env, "keys", "create", "--application", "1", "--name", "Short-lived",
+                "--scopes", "donors:read", "--expires-in", "1m"));
         JsonObject shown = onlyItem(client.get("/api/v1/", key)).getJsonObject("key");
         assertFalse(shown.isNull("expires_at"), "the expiry is stored and shown: " + shown);
 
@@ -347,26 +342,14 @@ abstract class EndToEndTest {
         String[] command = new String[args.length + 1];
         command[0] = "keys";
         System.arraycopy(args, 0, command, 1, args.length);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.commandLine(env, printer(out), printer(err)).execute(command);
-        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8);
+        return CommandRun.output(env, command);
     }
 
     private String runApps(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
         String[] command = new String[args.length + 1];
         command[0] = "apps";
         System.arraycopy(args, 0, command, 1, args.length);
-        int exit = Main.commandLine(env, printer(out), printer(err)).execute(command);
-        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private static PrintWriter printer(ByteArrayOutputStream sink) {
-        return new PrintWriter(sink, true, StandardCharsets.UTF_8);
+        return CommandRun.output(env, command);
     }
 
     static String lastLine(String output) {

@@ -20,16 +20,18 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
+import org.donordata.testing.Metrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.donordata.testing.RunsAlone;
 
 /**
  * docs/api.md, "Operating endpoints, the reference page, and the linters" as an operator meets it: readiness that
  * follows the database, the write path's meters, and a graceful stop on SIGTERM.
  */
+// Runs alone: it counts on the process-wide metrics and times a stop.
+@RunsAlone
 class OperatingTest {
 
     private static final String KEY = "operating-test-key-0123456789";
@@ -124,10 +126,7 @@ class OperatingTest {
     }
 
     private static double metric(int adminPort, String name) throws Exception {
-        String metrics = get(adminPort, "/observe/metrics").body();
-        Matcher line = Pattern.compile("^" + name + "(\\{.*})? (\\S+)$", Pattern.MULTILINE).matcher(metrics);
-        assertTrue(line.find(), name + " in\n" + metrics);
-        return Double.parseDouble(line.group(2));
+        return Metrics.sample(Metrics.scrape(adminPort), name);
     }
 
     /**

@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -35,7 +34,7 @@ final class ServiceProcess implements AutoCloseable {
 
     /** Starts {@code serve} with the given environment and waits until it listens; its stderr goes to {@code log}. */
     static ServiceProcess start(Map<String, String> env, Path log) {
-        ProcessBuilder builder = command(env, "serve");
+        ProcessBuilder builder = CommandRun.inOwnJvm(env, "serve");
         builder.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
         try {
             Process process = builder.start();
@@ -62,20 +61,6 @@ final class ServiceProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-    }
-
-    /** The service's command line with these arguments, in a JVM of its own, with only the given DONORS_ variables. */
-    static ProcessBuilder command(Map<String, String> env, String... arguments) {
-        List<String> command = new java.util.ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"),
-                Main.class.getName()));
-        command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().keySet().removeIf(name -> name.startsWith("DONORS_"));
-        builder.environment().putAll(env);
-        return builder;
     }
 
     private static void drain(Process process, BlockingQueue<String> lines) {

@@ -29,14 +29,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import org.donordata.testing.Await;
+import org.donordata.testing.LogCapture;
+import org.donordata.testing.Metrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -46,9 +46,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Either way every request gets an answer (a 503 with Retry-After while the database is unusable, never a 500), the
  * log says so once, readiness says why, nothing acknowledged is lost, and writes resume by themselves afterwards.
  */
+// Runs alone: it cuts the database off, fills a file system and reads a process-wide log.
+@RunsAlone
 class StorageTroubleTest {
 
     private static final String KEY = "storage-trouble-test-key-0123456789";
+    private static final String STORAGE_LOG = "org.donordata.adapters.sql.StorageFailures";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
@@ -60,11 +63,8 @@ class StorageTroubleTest {
     @Timeout(120)
     void writersGet503NeverA500WhileTheServerIsCutOffAndNothingAcknowledgedIsLost(String server, int port)
             throws Exception {
-        List<LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Handler capture = capture(logged);
-        Logger storageLog = Logger.getLogger("org.donordata.adapters.sql.StorageFailures");
-        storageLog.addHandler(capture);
-        try (TestDatabase database = server.equals("postgres") ? TestDatabase.postgres() : TestDatabase.mariadb();
+        try (LogCapture storageLog = LogCapture.of(STORAGE_LOG);
+                TestDatabase database = server.equals("postgres") ? TestDatabase.postgres() : TestDatabase.mariadb();
                 TcpProxy proxy = new TcpProxy(port)) {
             Map<String, String> env = new HashMap<>(database.env());
             env.put("DONORS_DB_URL", database.env().get("DONORS_DB_URL").replace(":" + port + "/",
@@ -118,7 +118,7 @@ class StorageTroubleTest {
                         return ready.statusCode() == 503 ? Optional.of(ready.body()) : Optional.empty();
                     });
                     assertTrue(down.contains("the database"), "readiness says why: " + down);
-                    List<String> warnings = logged.stream().map(LogRecord::getMessage)
+                    List<String> warnings = storageLog.messages().stream()
                             .filter(message -> message.contains("the database cannot be reached")).toList();
                     assertEquals(1, warnings.size(), "logged once, not once a request: " + warnings);
                     proxy.restore();
@@ -144,8 +144,6 @@ class StorageTroubleTest {
                 }
                 assertEquals(stored.size(), count(database), "one donor per key, none lost, none twice");
             }
-        } finally {
-            storageLog.removeHandler(capture);
         }
     }
 
@@ -153,11 +151,7 @@ class StorageTroubleTest {
     @Timeout(120)
     void sqliteOnAFullFileSystemAnswers503UntilSpaceIsFreedAndKeepsWhatItAcknowledged() throws Exception {
         Path mount = smallFileSystem("small-disk", "4m");
-        List<LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Handler capture = capture(logged);
-        Logger storageLog = Logger.getLogger("org.donordata.adapters.sql.StorageFailures");
-        storageLog.addHandler(capture);
-        try {
+        try (LogCapture storageLog = LogCapture.of(STORAGE_LOG)) {
             Path filler = mount.resolve("filler");
             Files.write(filler, new byte[3 * 1024 * 1024]);
             Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
@@ -182,10 +176,10 @@ class StorageTroubleTest {
                 HttpResponse<String> ready = get(service.adminPort(), "/observe/health/ready");
                 assertEquals(503, ready.statusCode());
                 assertTrue(ready.body().contains("no space left"), ready.body());
-                java.util.regex.Matcher counted = java.util.regex.Pattern.compile("^donors_db_full_total(\\{.*})? (\\S+)$",
-                        java.util.regex.Pattern.MULTILINE).matcher(get(service.adminPort(), "/observe/metrics").body());
-                assertTrue(counted.find() && Double.parseDouble(counted.group(2)) >= 20, "the writes refused are counted");
-                assertEquals(1, logged.size(), "logged once, not once a request: " + logged.size());
+                assertTrue(Metrics.find(Metrics.scrape(service.adminPort()), "donors_db_full_total").orElse(0) >= 20,
+                        "the writes refused are counted");
+                assertEquals(1, storageLog.records().size(), "logged once, not once a request: "
+                        + storageLog.messages());
 
                 Files.delete(filler);
                 awaitReady(service.adminPort());
@@ -195,7 +189,6 @@ class StorageTroubleTest {
                 }
             }
         } finally {
-            storageLog.removeHandler(capture);
             run("umount", mount.toString());
         }
     }
@@ -246,9 +239,8 @@ class StorageTroubleTest {
                     }
                 }
                 assertTrue(full >= 1, "the full file system was recognised: " + full + " full, " + gone + " gone");
-                java.util.regex.Matcher counted = java.util.regex.Pattern.compile("^donors_db_full_total(\\{.*})? (\\S+)$",
-                        java.util.regex.Pattern.MULTILINE).matcher(get(service.adminPort(), "/observe/metrics").body());
-                assertTrue(counted.find() && Double.parseDouble(counted.group(2)) >= 1, "the writes refused are counted");
+                assertTrue(Metrics.find(Metrics.scrape(service.adminPort()), "donors_db_full_total").orElse(0) >= 1,
+                        "the writes refused are counted");
                 HttpResponse<String> ready = get(service.adminPort(), "/observe/health/ready");
                 assertEquals(503, ready.statusCode(), full + " full, " + gone + " gone, " + acknowledged.size()
                         + " acknowledged; " + ready.body());
@@ -375,7 +367,11 @@ class StorageTroubleTest {
     private static int run(String... command) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         process.getInputStream().readAllBytes();
-        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            return -1;
+        }
+        return process.exitValue();
     }
 
     private static HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
@@ -399,22 +395,5 @@ class StorageTroubleTest {
             Thread.onSpinWait();
         } while (System.nanoTime() < deadline);
         assertEquals(200, last.statusCode(), last.body());
-    }
-
-    private static Handler capture(List<LogRecord> into) {
-        return new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                into.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
     }
 }

@@ -3,10 +3,7 @@ package org.donordata.bootstrap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,10 +63,13 @@ abstract class TwoNodesContract {
     }
 
     @AfterAll
+    @SuppressWarnings("try") // the resources are only closed
     void stopAndCheckTheLogs() throws IOException {
-        nodeA.close();
-        nodeB.close();
-        database.close();
+        // The nodes first, so that their logs are complete, then the database; each even if another's close fails, and
+        // what @BeforeAll did not start (null) skipped.
+        try (TestDatabase shared = database; ServiceProcess first = nodeA; ServiceProcess second = nodeB) {
+            // closed on leaving
+        }
         for (ServiceProcess node : List.of(nodeA, nodeB)) {
             String log = Files.readString(node.log());
             assertFalse(log.contains(KEY), "an api key appeared in " + node.log());
@@ -177,11 +177,6 @@ abstract class TwoNodesContract {
     }
 
     private String command(String... command) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.commandLine(env, new PrintWriter(out, true, StandardCharsets.UTF_8),
-                new PrintWriter(err, true, StandardCharsets.UTF_8)).execute(command);
-        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8);
+        return CommandRun.output(env, command);
     }
 }

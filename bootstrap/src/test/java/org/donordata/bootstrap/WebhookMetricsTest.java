@@ -12,20 +12,23 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
+import org.donordata.testing.Metrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.donordata.testing.RunsAlone;
 
 /**
  * Webhooks as an operator sees them (docs/api.md, "Webhooks"): messages counted by outcome, each endpoint's oldest
  * undelivered change aged, disablings counted, and readiness green throughout, since a receiver's failure is not the
  * service's.
  */
+// Runs alone: it counts on the process-wide metrics.
+@RunsAlone
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class WebhookMetricsTest {
 
@@ -33,9 +36,11 @@ class WebhookMetricsTest {
     private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     private static final Duration WITHIN = Duration.ofSeconds(20);
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
-    private static final String DELIVERED = "donors_webhooks_messages_total\\{.*outcome=\"delivered\".*}";
-    private static final String FAILED = "donors_webhooks_messages_total\\{.*outcome=\"failed\".*}";
-    private static final String DISABLED = "donors_webhooks_disabled_total(?:\\{.*})?";
+    private static final String MESSAGES = "donors_webhooks_messages_total";
+    private static final String DELIVERED = "outcome=\"delivered\"";
+    private static final String FAILED = "outcome=\"failed\"";
+    private static final String DISABLED = "donors_webhooks_disabled_total";
+    private static final String UNDELIVERED_AGE = "donors_webhooks_undelivered_age_seconds";
 
     @TempDir
     Path dir;
@@ -51,26 +56,25 @@ class WebhookMetricsTest {
             ApiClient api = new ApiClient(service.port());
             int admin = service.adminPort();
             // The meters are the JVM's: other tests' deliverers in this JVM may have counted before.
-            double delivered0 = Math.max(0, metric(admin, DELIVERED));
-            double failed0 = Math.max(0, metric(admin, FAILED));
+            double delivered0 = Math.max(0, metric(admin, MESSAGES, DELIVERED));
+            double failed0 = Math.max(0, metric(admin, MESSAGES, FAILED));
             double disabled0 = Math.max(0, metric(admin, DISABLED));
             long endpoint = api.post("/api/v1/webhooks", KEY, "{\"url\": \"" + receiver.url() + "\"}").body()
                     .getJsonNumber("data").longValue();
             long delivered = donor(api);
             assertNotNull(receiver.awaitMessage(m -> m.donorId() == delivered, WITHIN));
-            awaitMetric(admin, DELIVERED, delivered0 + 1);
-            assertEquals(0, metric(admin, "donors_webhooks_undelivered_age_seconds\\{.*endpoint=\"" + endpoint
-                    + "\".*}"), "nothing waits");
+            awaitMetric(admin, delivered0 + 1, MESSAGES, DELIVERED);
+            assertEquals(0, metric(admin, UNDELIVERED_AGE, "endpoint=\"" + endpoint + "\""), "nothing waits");
 
             receiver.answer("500");
             long failing = donor(api);
             assertNotNull(receiver.awaitMessage(m -> m.donorId() == failing, WITHIN));
-            awaitMetric(admin, FAILED, failed0 + 1);
-            awaitMetric(admin, "donors_webhooks_undelivered_age_seconds\\{.*endpoint=\"" + endpoint + "\".*}", 0.001);
+            awaitMetric(admin, failed0 + 1, MESSAGES, FAILED);
+            awaitMetric(admin, 0.001, UNDELIVERED_AGE, "endpoint=\"" + endpoint + "\"");
             assertEquals(200, get(admin, "/observe/health/ready").statusCode(), "a receiver's failure is not ours");
 
             receiver.answer("410");
-            awaitMetric(admin, DISABLED, disabled0 + 1);
+            awaitMetric(admin, disabled0 + 1, DISABLED);
             assertEquals(200, get(admin, "/observe/health/ready").statusCode());
         }
     }
@@ -85,20 +89,18 @@ class WebhookMetricsTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** The value of the first series matching {@code series} (a regular expression), or -1 when there is none. */
-    private static double metric(int admin, String series) throws Exception {
-        Matcher line = Pattern.compile("^" + series + " (\\S+)$", Pattern.MULTILINE)
-                .matcher(get(admin, "/observe/metrics").body());
-        return line.find() ? Double.parseDouble(line.group(1)) : -1;
+    /** The value of the first series of this name with these labels, or -1 when there is none. */
+    private static double metric(int admin, String name, String... labels) throws Exception {
+        return Metrics.find(Metrics.scrape(admin), name, labels).orElse(-1);
     }
 
     /** Polls the metrics until the series reaches {@code atLeast}, for at most {@link #WITHIN}. */
-    private static void awaitMetric(int admin, String series, double atLeast) throws Exception {
+    private static void awaitMetric(int admin, double atLeast, String name, String... labels) throws Exception {
         long deadline = System.nanoTime() + WITHIN.toNanos();
         double value;
-        while ((value = metric(admin, series)) < atLeast) {
-            assertTrue(System.nanoTime() < deadline, series + " stayed at " + value + "\n"
-                    + get(admin, "/observe/metrics").body().lines().filter(l -> l.contains("webhooks")).toList());
+        while ((value = metric(admin, name, labels)) < atLeast) {
+            assertTrue(System.nanoTime() < deadline, name + " " + List.of(labels) + " stayed at " + value + "\n"
+                    + Metrics.scrape(admin).lines().filter(l -> l.contains("webhooks")).toList());
             Thread.sleep(100);
         }
     }

@@ -24,6 +24,7 @@ import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.donordata.testing.RunsAlone;
 
 /**
  * Webhooks with several nodes on one database (docs/api.md, Webhooks, "Several nodes"; PostgresWebhookTwoNodesTest,
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * delivering is killed, another takes over within the lease (DONORS_WEBHOOKS_LEASE_SECONDS, shortened here) and nothing
  * is lost; when it stops cleanly, it gives the lease up and another takes over at once.
  */
+// Runs alone: it times a takeover against the lease, which load beside it would stretch.
+@RunsAlone
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 abstract class WebhookTwoNodesContract {
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.donordata.testing.RunsAlone;
 
 /**
  * Webhooks end to end over https, with the strict address rules (docs/api.md, Webhooks): one service for the class,
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * trust a private CA (the JDK's trust store setting); each test has its own receiver, checking every message with
  * Standard Webhooks' reference library, and its own endpoints.
  */
+// Runs alone: it times how soon a delivery under way stops.
+@RunsAlone
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class WebhooksOverHttpsEndToEndTest {

@@ -30,9 +30,12 @@ import org.donordata.adapters.http.observability.HttpMetrics;
 import org.donordata.adapters.http.testing.ApiFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 
 /** The rate limit (1 a second, burst 2) and the wrong-key throttle (3 a minute) as a client meets them. */
 @RoutingTest
+// Runs alone: it counts on the process-wide metrics, which tests running beside it would add to.
+@RunsAlone
 class ThrottlingTest {
 
     private static final ApiFixture FIXTURE = new ApiFixture();

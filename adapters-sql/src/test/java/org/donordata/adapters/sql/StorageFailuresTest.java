@@ -13,18 +13,17 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import org.donordata.adapters.sql.mariadb.MariadbKind;
 import org.donordata.adapters.sql.postgres.PostgresKind;
 import org.donordata.adapters.sql.sqlite.SqliteKind;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.application.StorageUnavailableException.Cause;
+import org.donordata.testing.LogCapture;
 import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,6 +31,8 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /** Each database's own word for "cannot be reached" and "no space left", and what the adapter makes of it. */
+// Runs alone: it reads a process-wide log, which tests running beside it would add to.
+@RunsAlone
 class StorageFailuresTest {
 
     private static StorageUnavailableException failedWrite(StorageFailures failures, Exception cause) {
@@ -146,30 +147,13 @@ class StorageFailuresTest {
 
     @Test
     void aDatabaseThatStaysDownIsLoggedOnceAMinuteNotOnceARequest() {
-        List<LogRecord> logged = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger logger = Logger.getLogger(StorageFailures.class.getName());
-        logger.addHandler(capture);
-        try {
+        List<LogRecord> logged;
+        try (LogCapture capture = LogCapture.of(StorageFailures.class.getName())) {
             StorageFailures failures = new StorageFailures(PostgresKind.INSTANCE);
             for (int i = 0; i < 100; i++) {
                 failedWrite(failures, new SQLException("Connection refused", "08001"));
             }
-        } finally {
-            logger.removeHandler(capture);
+            logged = capture.records();
         }
 
         assertEquals(1, logged.size());

@@ -14,8 +14,11 @@ import org.donordata.adapters.http.errors.ApiException;
 import org.donordata.adapters.http.observability.HttpMetrics;
 import org.donordata.application.ApplicationId;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 
 /** The buckets on a clock the test moves. */
+// Runs alone: it counts on the process-wide metrics, which tests running beside it would add to.
+@RunsAlone
 class RateLimitsTest {
 
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);

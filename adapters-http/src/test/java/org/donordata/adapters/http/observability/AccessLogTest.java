@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 import java.util.regex.Pattern;
 
@@ -23,16 +22,17 @@ import jakarta.json.JsonObject;
 import org.donordata.adapters.http.HttpSettings;
 import org.donordata.adapters.http.requests.JsonBody;
 import org.donordata.adapters.http.testing.ApiFixture;
-import org.donordata.adapters.http.testing.LogCapture;
 import org.donordata.adapters.http.testing.RawHttpClient;
 import org.donordata.adapters.http.testing.RawHttpClient.Response;
 import org.donordata.adapters.http.testing.SettingsBuilder;
 import org.donordata.adapters.http.transport.HardenedServer;
+import org.donordata.testing.LogCapture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -40,6 +40,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * One access-log line per request, and an api key in no log record of any logger at any level, nor in any
  * response, wherever the client puts it.
  */
+// Runs alone: it reads a process-wide log, which tests running beside it would add to.
+@RunsAlone
 class AccessLogTest {
 
     private static final ApiFixture FIXTURE = new ApiFixture();
@@ -51,8 +53,6 @@ class AccessLogTest {
     private static final String ACCEPTED = "accepted socket from ";
     private static WebServer server;
 
-    private final Logger root = Logger.getLogger("");
-    private final Level rootLevel = root.getLevel();
     private LogCapture capture;
 
     @BeforeAll
@@ -69,13 +69,11 @@ class AccessLogTest {
     @BeforeEach
     void captureEverything() {
         FIXTURE.reset();
-        capture = new LogCapture();
-        root.setLevel(Level.ALL);
+        capture = LogCapture.everything().atLevel(Level.ALL);
     }
 
     @AfterEach
     void restore() {
-        root.setLevel(rootLevel);
         capture.close();
     }
 

@@ -15,21 +15,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import io.helidon.webserver.WebServer;
 import org.donordata.adapters.http.HttpApi;
 import org.donordata.adapters.http.testing.ApiFixture;
 import org.donordata.adapters.http.testing.SettingsBuilder;
+import org.donordata.testing.Metrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 
 /**
  * docs/api.md, "Operating endpoints, the reference page, and the linters" on a real server: health and metrics on the
  * admin socket only, the reference page and the OpenAPI document on the API's port without a key.
  */
+// Runs alone: it counts on the process-wide metrics, which tests running beside it would add to.
+@RunsAlone
 class OperationsEndpointsTest {
 
     private static final ApiFixture FIXTURE = new ApiFixture();
@@ -97,7 +99,7 @@ class OperationsEndpointsTest {
                 .header("api-key", KEY).header("Idempotency-Key", "metrics-test-" + System.nanoTime())
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\"}")).build();
-        double replaysBefore = sample("donors_idempotent_replays_total", "");
+        double replaysBefore = sample("donors_idempotent_replays_total");
         assertEquals(201, CLIENT.send(create, HttpResponse.BodyHandlers.ofString()).statusCode());
         assertEquals(201, CLIENT.send(create, HttpResponse.BodyHandlers.ofString()).statusCode());
 
@@ -108,11 +110,12 @@ class OperationsEndpointsTest {
         }
         assertEquals(before + 2, requests("GET", "/api/v1/donors/{id}", 404), "counted by template, not by id");
         assertEquals(wrongKeysBefore + 1, sample("donors_rejections_total", "reason=\"wrong_key\""));
-        assertEquals(replaysBefore + 1, sample("donors_idempotent_replays_total", ""));
-        String metrics = get(admin(), "/observe/metrics", null).body();
-        assertTrue(metrics.contains("donors_requests_seconds_bucket{"), "latency histograms");
-        assertFalse(metrics.lines().anyMatch(line -> line.startsWith("donors_requests_seconds{")
-                && line.contains("quantile=")), "buckets only: one node's quantiles cannot be combined with another's");
+        assertEquals(replaysBefore + 1, sample("donors_idempotent_replays_total"));
+        String metrics = Metrics.scrape(admin());
+        assertFalse(Metrics.samples(metrics, "donors_requests_seconds_bucket").isEmpty(), "latency histograms");
+        assertFalse(Metrics.samples(metrics, "donors_requests_seconds").stream()
+                .anyMatch(sample -> sample.labels().containsKey("quantile")),
+                "buckets only: one node's quantiles cannot be combined with another's");
         assertTrue(!metrics.contains("12345") && !metrics.contains("67890"), "no raw path in any series");
     }
 
@@ -169,20 +172,8 @@ class OperationsEndpointsTest {
                 "status=\"" + status + "\"");
     }
 
-    /** The value of the Prometheus series of this name whose labels include all of these (0 when absent). */
+    /** The value of the series of this name with all of these labels (0 until it is first counted). */
     private static double sample(String name, String... labels) throws Exception {
-        String metrics = get(admin(), "/observe/metrics", null).body();
-        Matcher line = Pattern.compile("^" + name + "(\\{.*})? (\\S+)$", Pattern.MULTILINE).matcher(metrics);
-        while (line.find()) {
-            String found = line.group(1) == null ? "" : line.group(1);
-            boolean all = true;
-            for (String label : labels) {
-                all &= found.contains(label);
-            }
-            if (all) {
-                return Double.parseDouble(line.group(2));
-            }
-        }
-        return 0;
+        return Metrics.find(Metrics.scrape(admin()), name, labels).orElse(0);
     }
 }

@@ -10,11 +10,8 @@ import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.verifyNoInteractions;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -24,31 +21,20 @@ import org.donordata.adapters.http.access.ApiKeyCheck;
 import org.donordata.adapters.http.testing.RoutingTestBase;
 import org.donordata.application.ServiceBusyException;
 import org.donordata.application.StorageUnavailableException;
+import org.donordata.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+// Runs alone: it reads a process-wide log, which tests running beside it would add to.
+@RunsAlone
 class ErrorMappingTest extends RoutingTestBase {
 
-    private final Logger log = Logger.getLogger(ErrorMapping.LOGGER_NAME);
-    private final List<LogRecord> logged = new ArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture logged;
 
     ErrorMappingTest(DirectClient client) {
         super(client);
@@ -56,14 +42,12 @@ class ErrorMappingTest extends RoutingTestBase {
 
     @BeforeEach
     void setUp() {
-        log.addHandler(capture);
-        log.setUseParentHandlers(false);
+        logged = LogCapture.of(ErrorMapping.LOGGER_NAME).withoutParentHandlers();
     }
 
     @AfterEach
     void tearDown() {
-        log.removeHandler(capture);
-        log.setUseParentHandlers(true);
+        logged.close();
     }
 
     @ParameterizedTest
@@ -112,7 +96,7 @@ class ErrorMappingTest extends RoutingTestBase {
                 .request(String.class);
         assertEquals("The service is busy; retry after 1 s.", failure(erase, 503));
         assertEquals("1", erase.headers().first(HeaderNames.RETRY_AFTER).orElseThrow());
-        assertEquals(List.of(), logged, "a busy service is no error to log");
+        assertEquals(List.of(), logged.records(), "a busy service is no error to log");
     }
 
     /**
@@ -145,7 +129,7 @@ class ErrorMappingTest extends RoutingTestBase {
         for (ClientResponseTyped<String> response : List.of(create, modify, list)) {
             assertEquals("5", response.headers().first(HeaderNames.RETRY_AFTER).orElseThrow());
         }
-        assertEquals(List.of(), logged);
+        assertEquals(List.of(), logged.records());
     }
 
     @Test
@@ -160,7 +144,7 @@ class ErrorMappingTest extends RoutingTestBase {
         for (String internal : List.of("SQL", "select", "/srv", "IllegalStateException", "Exception", "at org.")) {
             assertFalse(response.entity().contains(internal), internal);
         }
-        LogRecord record = logged.stream().findFirst().orElse(null);
+        LogRecord record = logged.records().stream().findFirst().orElse(null);
         assertNotNull(record, "the failure is logged");
         assertEquals(IllegalStateException.class, record.getThrown().getClass());
         assertFalse(record.getMessage().contains(KEY));

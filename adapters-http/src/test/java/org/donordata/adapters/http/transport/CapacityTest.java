@@ -11,10 +11,6 @@ import static org.mockito.Mockito.doAnswer;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,10 +28,14 @@ import org.donordata.adapters.http.testing.ApiFixture;
 import org.donordata.adapters.http.testing.RawHttpClient;
 import org.donordata.adapters.http.testing.RawHttpClient.Response;
 import org.donordata.adapters.http.testing.SettingsBuilder;
+import org.donordata.testing.Metrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 
 /** Past the cap on connections or on requests in flight, a fast 503 envelope with Retry-After, never a queue. */
+// Runs alone: it counts on the process-wide metrics, which tests running beside it would add to.
+@RunsAlone
 class CapacityTest {
 
     private static final ApiFixture FIXTURE = new ApiFixture();
@@ -88,8 +88,8 @@ class CapacityTest {
                 }
             }
             assertEquals(refusedBefore + 3, HttpMetrics.global().connectionsRefusedPerAddress.count());
-            assertTrue(adminMetrics().lines().anyMatch(line -> line.startsWith("donors_connections_refused_total{")
-                    && line.contains("reason=\"per_address\"")), "as docs/deployment.md names it");
+            assertTrue(Metrics.find(Metrics.scrape(HttpApi.adminPort(server)), "donors_connections_refused_total",
+                    "reason=\"per_address\"").isPresent(), "as docs/deployment.md names it");
 
             try (RawHttpClient other = new RawHttpClient(server.port(), "127.0.0.2")) {
                 envelope(other.send(GET_INDEX).read().body(), 200);
@@ -197,13 +197,6 @@ class CapacityTest {
                 }
             }
             Thread.sleep(20);
-        }
-    }
-
-    private String adminMetrics() throws IOException, InterruptedException {
-        try (HttpClient http = HttpClient.newHttpClient()) {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + HttpApi.adminPort(server)
-                    + "/observe/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
         }
     }
 

@@ -17,14 +17,16 @@ import java.time.Duration;
 import java.util.List;
 
 import io.helidon.webserver.WebServer;
+import org.donordata.adapters.http.observability.AccessLog;
 import org.donordata.adapters.http.testing.ApiFixture;
-import org.donordata.adapters.http.testing.LogCapture;
 import org.donordata.adapters.http.testing.RawHttpClient;
 import org.donordata.adapters.http.testing.SettingsBuilder;
+import org.donordata.testing.LogCapture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,6 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Slow and silent clients (slowloris) lose their connection once the client timeout passes, whatever they are
  * trickling; a slow service does not count against the client.
  */
+// Runs alone: it reads a process-wide log, which tests running beside it would add to.
+@RunsAlone
 class ClientDeadlineTest {
 
     private static final ApiFixture FIXTURE = new ApiFixture();
@@ -133,13 +137,13 @@ class ClientDeadlineTest {
     void aClientThatStallsMidBodyIsLoggedInOneLine() throws Exception {
         List<String> access;
         List<String> others;
-        try (LogCapture log = new LogCapture(); Socket socket = connect()) {
+        try (LogCapture log = LogCapture.everything(); Socket socket = connect()) {
             socket.getOutputStream().write(("POST /api/v1/donors/918273 HTTP/1.1\r\n" + AUTH
                     + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"first_na")
                     .getBytes(StandardCharsets.US_ASCII));
             assertClosedWithin(socket, CLOSED_WITHIN);
-            access = log.accessLinesFor("/api/v1/donors/918273");
-            others = log.others();
+            access = log.awaitMessages(AccessLog.LOGGER_NAME, " /api/v1/donors/918273 ", Duration.ofSeconds(5));
+            others = log.notableBesides(AccessLog.LOGGER_NAME);
         }
 
         assertEquals(1, access.size(), access::toString);

@@ -7,19 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.Mockito.verifyNoInteractions;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 
 import io.helidon.webserver.WebServer;
 import org.donordata.adapters.http.HttpSettings;
 import org.donordata.adapters.http.requests.JsonBody;
+import org.donordata.adapters.http.observability.AccessLog;
 import org.donordata.adapters.http.testing.ApiFixture;
-import org.donordata.adapters.http.testing.LogCapture;
 import org.donordata.adapters.http.testing.RawHttpClient;
 import org.donordata.adapters.http.testing.RawHttpClient.Response;
+import org.donordata.testing.LogCapture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,6 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The server as {@link org.donordata.adapters.http.HttpApi#server} builds it, over a real socket: what happens before
  * and around routing.
  */
+// Runs alone: it reads a process-wide log, which tests running beside it would add to.
+@RunsAlone
 class HttpServerTest {
 
     private static final ApiFixture FIXTURE = new ApiFixture();
@@ -211,11 +216,11 @@ class HttpServerTest {
     void aMethodThatIsNoTokenIsLoggedInOneLine() throws IOException {
         List<String> access;
         List<String> others;
-        try (LogCapture log = new LogCapture(); RawHttpClient client = client()) {
+        try (LogCapture log = LogCapture.everything(); RawHttpClient client = client()) {
             client.send("G<ET /api/v1/donors/918273 HTTP/1.1\r\nHost: x\r\nX-Padding: " + "p".repeat(2_000)
                     + "\r\n\r\n").read();
-            access = log.accessLinesFor("/api/v1/donors/918273");
-            others = log.others();
+            access = log.awaitMessages(AccessLog.LOGGER_NAME, " /api/v1/donors/918273 ", Duration.ofSeconds(5));
+            others = log.notableBesides(AccessLog.LOGGER_NAME);
         }
 
         assertEquals(1, access.size(), access::toString);
