@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,7 @@ import java.util.stream.Collectors;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import org.donordata.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,8 +96,11 @@ class WebhooksEndToEndTest {
             assertEquals(0, api.get("/api/v1/donors/changes?since=" + token, KEY).body().getJsonArray("data").size(),
                     "the token is the feed's position just after the change");
 
-            JsonObject shown = endpoint(api, endpoint);
-            assertEquals(token, shown.getString("delivered_through"));
+            // The delivery state is saved once the receiver has answered: a moment after the message arrived.
+            JsonObject shown = Await.value("the endpoint delivered through the last message's position",
+                    Duration.ofSeconds(10), () -> Optional.of(endpoint(api, endpoint))
+                            .filter(state -> token.equals(state.getString("delivered_through"))),
+                    () -> endpoint(api, endpoint).toString());
             assertFalse(shown.isNull("last_success_at"));
             assertEquals(0, shown.getInt("consecutive_failures"));
 
