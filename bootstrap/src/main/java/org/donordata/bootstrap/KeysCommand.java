@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
 import jakarta.json.Json;
 import jakarta.json.stream.JsonGenerator;
 import org.donordata.application.ApiKey;
-import org.donordata.application.ApplicationService;
 import org.donordata.application.IssuedKey;
 import org.donordata.application.Scope;
 import picocli.CommandLine.Command;

@@ -48,7 +48,6 @@ import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.migration.JavaMigration;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
-import org.jooq.impl.DSL;
 
 /**
  * The database behind the repositories: a connection pool with its schema migrated to the latest version, SQLite,

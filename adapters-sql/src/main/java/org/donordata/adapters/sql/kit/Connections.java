@@ -1,33 +1,18 @@
 package org.donordata.adapters.sql.kit;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 
 import javax.sql.DataSource;
 
-import org.donordata.application.StorageUnavailableException;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Field;
-import org.jooq.Param;
-import org.jooq.QueryPart;
-import org.jooq.Record;
-import org.jooq.ResultQuery;
-import org.jooq.SQLDialect;
-import org.jooq.Select;
-import org.jooq.SelectForUpdateStep;
-import org.jooq.Table;
-import org.jooq.impl.DSL;
 
 /** How a database is reached, made ready, read and written, and closed: one role of a {@link DatabaseKind}. */
 public interface Connections {
+
     /** A short name, for the pool's name and messages. */
     String name();
 

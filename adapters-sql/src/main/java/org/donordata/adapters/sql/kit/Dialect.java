@@ -1,19 +1,11 @@
 package org.donordata.adapters.sql.kit;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 
-import javax.sql.DataSource;
-
-import org.donordata.application.StorageUnavailableException;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
@@ -24,13 +16,13 @@ import org.jooq.SQLDialect;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
 import org.jooq.Table;
-import org.jooq.impl.DSL;
 
 /**
  * How a database's SQL and values differ: its jOOQ dialect, how it stores and reads instants and text, the fragments a
  * query asks of it. One role of a {@link DatabaseKind}.
  */
 public interface Dialect {
+
     SQLDialect dialect();
 
     /** A timestamp column read from a JDBC row; null for SQL NULL. */
@@ -41,7 +33,6 @@ public interface Dialect {
 
     /** The select, holding what it reads against concurrent writers until the transaction ends. */
     <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select);
-
 
     /**
      * A donor's JSON object, as the API writes it (DonorDocument.Json), built by the database from the members' columns

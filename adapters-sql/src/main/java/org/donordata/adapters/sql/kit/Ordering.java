@@ -1,29 +1,14 @@
 package org.donordata.adapters.sql.kit;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 
-import javax.sql.DataSource;
-
-import org.donordata.application.StorageUnavailableException;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
-import org.jooq.QueryPart;
-import org.jooq.Record;
-import org.jooq.ResultQuery;
-import org.jooq.SQLDialect;
-import org.jooq.Select;
-import org.jooq.SelectForUpdateStep;
-import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /**
@@ -31,6 +16,7 @@ import org.jooq.impl.DSL;
  * of a {@link DatabaseKind}.
  */
 public interface Ordering {
+
     /** The parameter a write binds to the number {@link #drawChange} drew, where {@link #changeNumber} is it. */
     Param<Long> CHANGE = DSL.param("p_change", Long.class);
 
