@@ -104,8 +104,12 @@ final class StorageFailures {
 
     /** The failure as the ports report it: a StorageUnavailableException when it is one, else itself. */
     RuntimeException translated(RuntimeException failure, boolean write) {
-        if (failure instanceof StorageUnavailableException) {
-            return failure;
+        // Translated below already, perhaps then wrapped by jOOQ on its way up: that one, counted once.
+        Set<Throwable> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Throwable at = failure; at != null && seen.add(at); at = at.getCause()) {
+            if (at instanceof StorageUnavailableException unavailable) {
+                return unavailable;
+            }
         }
         Optional<Cause> cause = causeOf(failure);
         if (cause.isEmpty()) {
@@ -191,12 +195,15 @@ final class StorageFailures {
      */
     void installOn(Configuration configuration) {
         ConnectionProvider pool = configuration.connectionProvider();
+        // Whether the connection a transaction's begin asked for was not had: then there is nothing to roll back.
+        ThreadLocal<Boolean> notAcquired = new ThreadLocal<>();
         ConnectionProvider connections = new ConnectionProvider() {
             @Override
             public Connection acquire() {
                 try {
                     return pool.acquire();
                 } catch (RuntimeException failure) {
+                    notAcquired.set(true);
                     throw translated(failure, false);
                 }
             }
@@ -211,11 +218,16 @@ final class StorageFailures {
         configuration.set(new TransactionProvider() {
             @Override
             public void begin(TransactionContext context) {
+                notAcquired.remove();
                 try {
                     transactions.begin(context);
                 } catch (RuntimeException failure) {
-                    context.data(NOT_BEGUN, true);
+                    if (Boolean.TRUE.equals(notAcquired.get())) {
+                        context.data(NOT_BEGUN, true);
+                    }
                     throw translated(failure, false);
+                } finally {
+                    notAcquired.remove();
                 }
             }
 
@@ -230,8 +242,9 @@ final class StorageFailures {
 
             @Override
             public void rollback(TransactionContext context) {
-                // jOOQ rolls back a transaction whose begin failed too: with no connection, there is nothing to undo,
-                // and asking for one again would count the same outage twice.
+                // jOOQ rolls back a transaction whose begin failed too. Begun without a connection, there is nothing to
+                // undo, and asking for one again would count the same outage twice; begun with one (a failure after,
+                // such as SQLite's BEGIN IMMEDIATE busy), its rollback is what gives the connection back.
                 if (context.data(NOT_BEGUN) == null) {
                     transactions.rollback(context);
                 }

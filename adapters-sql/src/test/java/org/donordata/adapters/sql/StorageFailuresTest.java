@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.donordata.adapters.sql.kit.DatabaseKind;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Instant;
@@ -21,7 +22,12 @@ import org.donordata.adapters.sql.sqlite.SqliteKind;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.application.StorageUnavailableException.Cause;
 import org.donordata.testing.LogCapture;
+import org.jooq.ConnectionProvider;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.mockito.Mockito;
 import org.junit.jupiter.api.Test;
 import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -159,5 +165,41 @@ class StorageFailuresTest {
         assertEquals(1, logged.size());
         assertTrue(logged.getFirst().getMessage().contains("cannot be reached"), logged.getFirst().getMessage());
         assertNull(logged.getFirst().getThrown(), "no stack trace: it is no bug");
+    }
+    /**
+     * A transaction whose begin fails once it has its connection (SQLite's BEGIN IMMEDIATE busy while another process
+     * writes) still gives the connection back: the pool would otherwise lose one for each. A naive variant that skipped
+     * every rollback after a failed begin failed this (the connection was never released): run once.
+     */
+    @Test
+    void aBeginThatFailsWithItsConnectionGivesItBackAndCountsOnce() throws Exception {
+        Connection connection = Mockito.mock(Connection.class);
+        Mockito.when(connection.getAutoCommit()).thenReturn(true);
+        Mockito.doThrow(new SQLTransientConnectionException("busy")).when(connection).setAutoCommit(false);
+        ConnectionProvider pool = Mockito.mock(ConnectionProvider.class);
+        Mockito.when(pool.acquire()).thenReturn(connection);
+        DSLContext dsl = DSL.using(pool, SQLDialect.SQLITE);
+        StorageFailures failures = new StorageFailures(SqliteKind.INSTANCE);
+        failures.installOn(dsl.configuration());
+
+        StorageUnavailableException unavailable = assertThrows(StorageUnavailableException.class,
+                () -> dsl.transaction(transaction -> { }));
+
+        assertEquals(Cause.UNREACHABLE, unavailable.why());
+        Mockito.verify(pool).release(connection);
+        assertEquals(1, failures.unreachableCount());
+    }
+
+    /** A failure translated below and then wrapped on its way up (by jOOQ) is the same outage: passed on, not again. */
+    @Test
+    void aTranslatedFailureWrappedAgainIsPassedOnAndCountedOnce() {
+        StorageFailures failures = new StorageFailures(SqliteKind.INSTANCE);
+        RuntimeException below = failures.translated(
+                new DataAccessException("no connection", new SQLTransientConnectionException("timeout")), false);
+
+        RuntimeException above = failures.translated(new DataAccessException("wrapped", below), true);
+
+        assertSame(below, above);
+        assertEquals(1, failures.unreachableCount());
     }
 }
