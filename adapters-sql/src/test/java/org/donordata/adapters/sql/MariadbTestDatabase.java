@@ -34,7 +34,7 @@ public final class MariadbTestDatabase implements TestDatabase {
 
     @Override
     public DatabaseSettings settings() {
-        // A small pool: tests are sequential, and the server is shared with other builds.
+        // A small pool: the server is shared with other builds and other test classes.
         return new DatabaseSettings(SERVER + database, USER, null, 3, Duration.ofSeconds(10));
     }
 

@@ -34,7 +34,7 @@ public final class PostgresTestDatabase implements TestDatabase {
 
     @Override
     public DatabaseSettings settings() {
-        // A small pool: tests are sequential, and the server is shared with other builds.
+        // A small pool: the server is shared with other builds and other test classes.
         String url = URL + "?currentSchema=" + schema;
         return new DatabaseSettings(url, USER, null, 3, Duration.ofSeconds(10));
     }
