@@ -26,8 +26,8 @@ import org.donordata.domain.PageRequest;
  *
  * <p>Responses are written with Jackson's streaming generator (jackson-core), straight into UTF-8 bytes, with every
  * member name encoded once; bodies are read with JSON-P (JsonBody, in requests). JSON-P's generator escaped every name
- * and value character by character, and rendering was the largest cost of a page of donors (measured, see
- * docs/performance.md).
+ * and value character by character, and rendering was the largest cost of a page of donors (docs/performance.md,
+ * "Responses are written with jackson-core").
  */
 public final class Envelope {
 
