@@ -36,8 +36,8 @@ public record SearchPage(List<DonorDocument> items, PageRequest request, long af
     }
 
     /**
-     * The page before this one past the same donor, offset clamped at 0 (docs/api.md, "Paging a search");
-     * none at offset 0, where the page before began past another donor, which this page does not know.
+     * The page before this one past the same donor, offset clamped at 0 (docs/api.md, "Searching (q)", its "Paging a
+     * search"); none at offset 0, where the page before began past another donor, which this page does not know.
      */
     public Optional<From> previous() {
         return request.offset() == 0 ? Optional.empty()

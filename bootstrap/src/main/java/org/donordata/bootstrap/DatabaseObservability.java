@@ -45,18 +45,20 @@ final class DatabaseObservability {
                         SqlDatabase.Stats::waitingForConnection),
                 gauge(registry, database, "donors.db.connections.max", "The pool's size",
                         SqlDatabase.Stats::maxConnections),
-                gauge(registry, database, "donors.writer.queued", "Writes waiting for SQLite's writer",
-                        SqlDatabase.Stats::queuedWrites),
-                counter(registry, database, "donors.writer.commits", "Commits SQLite's writer made",
+                gauge(registry, database, "donors.writer.queued",
+                        "Writes waiting for the node's writer (SQLite, MariaDB)", SqlDatabase.Stats::queuedWrites),
+                counter(registry, database, "donors.writer.commits", "Commits the node's writer made (SQLite, MariaDB)",
                         SqlDatabase.Stats::groupCommits),
                 counter(registry, database, "donors.writer.writes",
                         "Writes those commits held (divided by commits: the mean group size)",
                         SqlDatabase.Stats::groupedWrites),
                 counter(registry, database, "donors.db.unreachable",
-                        "Reads and writes that failed because the database could not be reached (answered 503)",
+                        "Database operations that failed because the database could not be reached"
+                                + " (not requests: one failed group commit may hold many; background work counts too)",
                         SqlDatabase.Stats::unreachable),
                 counter(registry, database, "donors.db.full",
-                        "Writes that failed because the database had no space left (answered 503)",
+                        "Database operations that failed because the database had no space left"
+                                + " (not requests: one failed group commit may hold many; background work counts too)",
                         SqlDatabase.Stats::full));
         return () -> meters.forEach(registry::remove);
     }

@@ -186,7 +186,8 @@ final class HostileRequests {
                 "offset=%20", "limit=%E2%80%8B5")) {
             get("paging " + query, "/api/v1/donors?" + query);
         }
-        // A search's continuation (docs/api.md, Paging a search): only with q, once, a positive id of the caller's.
+        // A search's continuation (docs/api.md, "Searching (q)", its "Paging a search"): only with q, once, a positive
+        // id of the caller's.
         for (String query : List.of("after=1", "q=a&after=0", "q=a&after=-1", "q=a&after=abc", "q=a&after=01",
                 "q=a&after=%2B1", "q=a&after=1e3", "q=a&after=1.5", "q=a&after=99999999999999999999", "q=a&after=",
                 "q=a&after", "q=a&after=1&after=2", "q=a&after=999999999")) {

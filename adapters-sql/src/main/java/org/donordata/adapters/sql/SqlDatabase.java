@@ -235,8 +235,10 @@ public final class SqlDatabase implements AutoCloseable {
      * @param queuedWrites  writes waiting for the node's writer, on SQLite and MariaDB (0 on PostgreSQL)
      * @param groupCommits  commits that writer has made (0 on PostgreSQL, where every write commits on its own)
      * @param groupedWrites writes those commits held: with groupCommits, the mean group size
-     * @param unreachable   reads and writes that failed because the database could not be reached
-     * @param full          writes that failed because the database had no space left
+     * @param unreachable   database operations that failed because the database could not be reached: not requests
+     *                      answered 503, since one failed group commit may hold many requests, and
+     *                      background work (PostgreSQL's ordinal numbering, the webhook deliverers) counts too
+     * @param full          database operations that failed because the database had no space left, counted alike
      */
     public record Stats(int activeConnections, int idleConnections, int waitingForConnection, int maxConnections,
             int queuedWrites, long groupCommits, long groupedWrites, long unreachable, long full) {

@@ -92,12 +92,12 @@ final class StorageFailures {
         return true;
     }
 
-    /** How many reads and writes failed because the database could not be reached. */
+    /** How many database operations failed because the database could not be reached. */
     long unreachableCount() {
         return unreachable.get();
     }
 
-    /** How many writes failed because the database had no space left. */
+    /** How many database operations failed because the database had no space left. */
     long fullCount() {
         return full.get();
     }

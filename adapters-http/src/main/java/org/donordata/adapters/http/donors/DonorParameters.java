@@ -110,7 +110,7 @@ final class DonorParameters {
 
     /**
      * The parameters a list of donors takes, in the order its links repeat them (docs/api.md, "Paging" and "Finding donors
-     * (filters)"; a search's {@code after} right after its q, "Paging a search").
+     * (filters)"; a search's {@code after} right after its q, "Searching (q)", its "Paging a search").
      */
     private static final List<String> LIST_PARAMETERS = List.of("limit", "offset", "q", AFTER, DonorField.EMAIL.key(),
             DonorField.EXTERNAL_ID.key(), DonorField.TYPE.key(), "created_since", "updated_since");

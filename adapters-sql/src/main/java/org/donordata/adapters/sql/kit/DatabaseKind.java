@@ -9,8 +9,9 @@ import org.jooq.impl.DSL;
 /**
  * What a database does its own way, and nothing else: each supported database is one value in a package of its own
  * (sqlite, postgres, mariadb), built from the four roles below. A class asks for the role it needs; the kind is handed
- * to it (a constructor, or the jOOQ Configuration for {@link StoredInstantBinding}), never looked up. SqlDatabase holds
- * the list of supported databases and picks one by the JDBC URL. docs/architecture.md lists what a new database needs.
+ * to it (a constructor, or the jOOQ Configuration for {@link StoredInstantBinding}), never looked up.
+ * SupportedDatabases holds the list of supported databases and picks one by the JDBC URL (docs/architecture.md, "One
+ * repository, strategies per database"; "Adding a database" lists what a new one needs).
  */
 public interface DatabaseKind extends Connections, Dialect, Ordering, DriverFailures {
 

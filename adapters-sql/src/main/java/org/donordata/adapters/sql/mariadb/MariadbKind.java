@@ -46,7 +46,8 @@ import org.jooq.impl.DSL;
  * number committed: nothing is skipped. The same turn orders the ids, so each donor is numbered (its ordinal) as it is
  * inserted, as on SQLite, and a key lock needs nothing more than the turn. Each node groups its writes into shared
  * commits ({@link GroupCommitWriter}, one turn per group), so the turn is taken once per group, not once per write.
- * The price: nodes do not add write throughput on one MariaDB (docs/architecture.md).
+ * The price: nodes do not add write throughput on one MariaDB (docs/architecture.md, "Why MariaDB's writes take
+ * turns").
  */
 public final class MariadbKind implements DatabaseKind {
 
