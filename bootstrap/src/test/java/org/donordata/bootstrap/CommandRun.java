@@ -50,8 +50,6 @@ record CommandRun(int exit, String out, String err) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED",
-                // The garbage collector bin/serve runs with: on two cores, G1's own threads slow every start.
-                "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"),
                 Main.class.getName()));
         command.addAll(List.of(args));
