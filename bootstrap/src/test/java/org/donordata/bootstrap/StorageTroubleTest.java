@@ -31,10 +31,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.donordata.testing.Await;
-import io.helidon.logging.common.LogConfig;
 import org.donordata.testing.LogCapture;
 import org.donordata.testing.Metrics;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,15 +56,6 @@ class StorageTroubleTest {
 
     @TempDir
     Path dir;
-
-    /**
-     * Helidon reads the logging set-up the first time a server starts in a JVM, and reading it takes every handler off
-     * every logger: done first, so that the captures below keep theirs whichever test of this JVM starts a server first.
-     */
-    @BeforeAll
-    static void loggingSetUpAsTheServiceDoes() {
-        LogConfig.configureRuntime();
-    }
 
     /** The server behind a proxy this test cuts: PostgreSQL's and MariaDB's drivers each report it their own way. */
     @ParameterizedTest
