@@ -38,6 +38,8 @@ import org.junit.jupiter.api.Timeout;
 import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.FieldSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * What each database must do its own way, asked of the database itself rather than through the repositories: the
@@ -45,6 +47,7 @@ import org.junit.jupiter.params.provider.FieldSource;
  * database of {@link TestDatabases}. The feed race runs alone: it loads the machine with two nodes' writers, and on
  * PostgreSQL the feed hands out a change only once every transaction on the server that began before it has ended.
  */
+@Execution(ExecutionMode.CONCURRENT)
 @ParameterizedClass(name = "{0}")
 @FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
 class DatabaseKindTest extends DonorRepositoryTestBase {

@@ -35,6 +35,8 @@ import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.FieldSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Migration V8 (docs/api.md, "Applications and keys") on an installation of schema version 7, which every database has
@@ -44,6 +46,7 @@ import org.junit.jupiter.params.provider.FieldSource;
  * and each idempotency key's row goes to the API key whose create the trail records (docs/api.md, "Safe retries and
  * concurrent edits").
  */
+@Execution(ExecutionMode.CONCURRENT)
 @ParameterizedClass(name = "{0}")
 @FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
 class KeyMigrationTest extends DatabaseTestBase {

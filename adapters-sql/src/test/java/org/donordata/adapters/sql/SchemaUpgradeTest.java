@@ -18,12 +18,15 @@ import org.jooq.CloseableDSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.FieldSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * An installation made by an earlier version, migrated: what its rows become. Run on the databases that have such
  * installations ({@link TestDatabases#SINCE_THE_FIRST_SCHEMA}: SQLite and PostgreSQL); MariaDB joined at schema
  * version 7 and has none.
  */
+@Execution(ExecutionMode.CONCURRENT)
 @ParameterizedClass(name = "{0}")
 @FieldSource("org.donordata.adapters.sql.TestDatabases#SINCE_THE_FIRST_SCHEMA")
 class SchemaUpgradeTest extends DonorRepositoryTestBase {

@@ -9,8 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.FieldSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** The application port's contract on a fresh database of each of {@link TestDatabases}. */
+@Execution(ExecutionMode.CONCURRENT)
 @ParameterizedClass(name = "{0}")
 @FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
 class SqlApplicationRepositoryTest extends ApplicationRepositoryContract {

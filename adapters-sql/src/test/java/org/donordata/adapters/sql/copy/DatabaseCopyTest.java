@@ -44,6 +44,8 @@ import org.donordata.adapters.sql.TestDatabases;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 
 /**
@@ -51,6 +53,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * PostgreSQL, PostgreSQL to MariaDB, MariaDB to SQLite): every database is once a source and once a target, and a
  * further database adds one step to the ring, not a class per pair.
  */
+@Execution(ExecutionMode.CONCURRENT)
 @ParameterizedClass(name = "{0}")
 @MethodSource("ring")
 class DatabaseCopyTest {
