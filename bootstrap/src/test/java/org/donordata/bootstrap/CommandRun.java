@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -43,17 +41,11 @@ record CommandRun(int exit, String out, String err) {
     }
 
     /**
-     * The command line with these arguments in a JVM of its own, started from this test's class path, with only the
+     * The command line with these arguments in a JVM of its own (ServiceJvm), with only the
      * given DONORS_ variables; for {@link #start} and {@link ServiceProcess}, which start and close what it builds.
      */
     static ProcessBuilder inOwnJvm(Map<String, String> env, String... args) {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"),
-                Main.class.getName()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command);
+        ProcessBuilder builder = new ProcessBuilder(ServiceJvm.command(args));
         builder.environment().keySet().removeIf(name -> name.startsWith("DONORS_"));
         builder.environment().putAll(env);
         return builder;
