@@ -3,7 +3,7 @@ package org.donordata.application;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** What a record of the trail says happened (docs/api.md, "The trail"): to a donor, or to a key. */
+/** What a record of the trail says happened (docs/api.md, "The trail"): to a donor, to a key, or to a custom field. */
 public enum AuditAction {
     CREATED("created"),
     MODIFIED("modified"),
@@ -12,7 +12,10 @@ public enum AuditAction {
     MERGED_INTO("merged_into"),
     KEY_CREATED("key.created"),
     KEY_ROTATED("key.rotated"),
-    KEY_REVOKED("key.revoked");
+    KEY_REVOKED("key.revoked"),
+    FIELD_CREATED("field.created"),
+    FIELD_MODIFIED("field.modified"),
+    FIELD_REMOVED("field.removed");
 
     private final String wireName;
 

@@ -19,6 +19,7 @@ public enum Scope {
     DONORS_MERGE("donors:merge"),
     DONORS_READ("donors:read"),
     DONORS_WRITE("donors:write"),
+    FIELDS_MANAGE("fields:manage"),
     WEBHOOKS_MANAGE("webhooks:manage");
 
     private final String wireName;

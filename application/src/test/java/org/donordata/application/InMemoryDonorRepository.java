@@ -238,6 +238,13 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
                 actor, Optional.empty(), Optional.of(key)), 0));
     }
 
+    /** Records a custom field's event (InMemoryCustomFieldRepository), as the key events are. */
+    public synchronized void recordFieldEvent(ApplicationId owner, Instant at, AuditAction action, Actor actor,
+            AuditRecord.FieldReference field) {
+        trail.add(new OwnedRecord(owner, new AuditRecord(trail.size() + 1, at, action, Optional.empty(), List.of(),
+                actor, Optional.empty(), Optional.empty(), Optional.of(field)), 0));
+    }
+
     private static Stream<AuditRecord> owned(ApplicationId owner, List<OwnedRecord> trail) {
         return trail.stream().filter(owned -> owned.owner().equals(owner)).map(OwnedRecord::record);
     }

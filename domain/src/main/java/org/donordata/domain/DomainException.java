@@ -7,7 +7,8 @@ package org.donordata.domain;
 public sealed abstract class DomainException extends RuntimeException
         permits InvalidInputException, DonorNotFoundException, DuplicateExternalIdException,
         DonorVersionMismatchException, IdempotencyKeyReuseException, DonorErasedException, DonorMergedException,
-        MergeRefusedException, WebhookNotFoundException, WebhookLimitException {
+        MergeRefusedException, WebhookNotFoundException, WebhookLimitException, CustomFieldNotFoundException,
+        CustomFieldConflictException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

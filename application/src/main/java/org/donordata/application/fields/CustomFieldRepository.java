@@ -1,0 +1,50 @@
+package org.donordata.application.fields;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import org.donordata.application.Actor;
+import org.donordata.application.ApplicationId;
+import org.donordata.domain.CustomField;
+
+/**
+ * Stored custom field definitions; every node of an installation sees the same ones. Each write records its event in
+ * the trail ({@code field.created}, {@code field.modified}, {@code field.removed}) in its own transaction. Implemented
+ * in adapters-sql; {@code CustomFieldRepositoryContract} (this module's tests) is what every implementation must pass.
+ */
+public interface CustomFieldRepository {
+
+    /** Why a create stored nothing. */
+    enum Refusal {
+        /** Another field of the owner has the key. */
+        KEY_TAKEN,
+        /** The owner has the most fields it may have. */
+        FULL
+    }
+
+    /** A created field, or why none was. */
+    record Created(Optional<CustomField> field, Optional<Refusal> refusal) {
+    }
+
+    /**
+     * Stores the field (its id is the store's: the one given is ignored), unless the owner has {@code limit} fields or
+     * one with its key. Two creates at once never both pass the limit, nor both take a key.
+     */
+    Created create(ApplicationId owner, CustomField field, int limit, Actor actor);
+
+    /** Up to {@code count} of the owner's fields in id order, skipping the first {@code offset}. */
+    List<CustomField> page(ApplicationId owner, long offset, int count);
+
+    Optional<CustomField> find(ApplicationId owner, long id);
+
+    /**
+     * Stores the owner's change of a field, as long as it was last changed at {@code previousUpdatedAt}.
+     *
+     * @return false when another change came first or the field is gone: nothing was stored
+     */
+    boolean update(ApplicationId owner, CustomField changed, Instant previousUpdatedAt, Actor actor);
+
+    /** Deletes the field for good; false when the owner has no such field. */
+    boolean remove(ApplicationId owner, long id, Actor actor, Instant now);
+}

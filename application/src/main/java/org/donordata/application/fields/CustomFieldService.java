@@ -1,0 +1,100 @@
+package org.donordata.application.fields;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+
+import org.donordata.application.Actor;
+import org.donordata.application.ApplicationId;
+import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFieldChanges;
+import org.donordata.domain.CustomFieldConflictException;
+import org.donordata.domain.CustomFieldNotFoundException;
+import org.donordata.domain.Page;
+import org.donordata.domain.PageRequest;
+
+/**
+ * Defining an application's custom fields (docs/api.md, "Custom fields"; scope {@code fields:manage} to change them,
+ * {@code donors:read} to read them).
+ */
+public final class CustomFieldService {
+
+    /** How often a modify is tried again when another modify of the field came first. */
+    private static final int ATTEMPTS = 5;
+
+    private final CustomFieldRepository fields;
+    private final Clock clock;
+
+    public CustomFieldService(CustomFieldRepository fields, Clock clock) {
+        this.fields = fields;
+        this.clock = clock;
+    }
+
+    /**
+     * Defines a field.
+     *
+     * @throws org.donordata.domain.InvalidInputException naming every member at fault
+     * @throws CustomFieldConflictException when the key is taken or the owner has the most fields it may have
+     */
+    public CustomField create(ApplicationId owner, Map<String, ?> body, Actor actor) {
+        CustomField field = CustomFieldChanges.forCreate(body).create(1, now());
+        CustomFieldRepository.Created created = fields.create(owner, field, CustomField.MAX_PER_APPLICATION, actor);
+        return created.field().orElseThrow(() -> switch (created.refusal().orElseThrow()) {
+            case KEY_TAKEN -> CustomFieldConflictException.keyTaken(field.key());
+            case FULL -> CustomFieldConflictException.full();
+        });
+    }
+
+    /** A page of the owner's fields in id order. */
+    public Page<CustomField> list(ApplicationId owner, PageRequest request) {
+        // One more than asked tells whether a next page exists.
+        List<CustomField> read = fields.page(owner, request.offset(), request.limit() + 1);
+        return Page.fromLookahead(read, request);
+    }
+
+    /** @throws CustomFieldNotFoundException when the owner has no such field */
+    public CustomField get(ApplicationId owner, long id) {
+        return fields.find(owner, id).orElseThrow(CustomFieldNotFoundException::new);
+    }
+
+    /**
+     * Changes a field's label, description, required, state or choices.
+     *
+     * @throws org.donordata.domain.InvalidInputException naming every member at fault
+     * @throws CustomFieldNotFoundException when the owner has no such field
+     */
+    public CustomField modify(ApplicationId owner, long id, Map<String, ?> body, Actor actor) {
+        CustomFieldChanges changes = CustomFieldChanges.forModify(body);
+        for (int attempt = 1; ; attempt++) {
+            CustomField current = get(owner, id);
+            CustomField changed = changes.applyTo(current, now());
+            if (changed.sameDefinitionAs(current)) {
+                return current;
+            }
+            if (fields.update(owner, changed, current.updatedAt(), actor)) {
+                return changed;
+            }
+            if (attempt == ATTEMPTS) {
+                throw new IllegalStateException("field " + id + " changed under " + ATTEMPTS + " modifies in a row");
+            }
+        }
+    }
+
+    /**
+     * Deletes a field for good.
+     *
+     * @throws CustomFieldNotFoundException when the owner has no such field
+     */
+    public void remove(ApplicationId owner, long id, Actor actor) {
+        if (!fields.remove(owner, id, actor, now())) {
+            throw new CustomFieldNotFoundException();
+        }
+    }
+
+    /** Stores keep instants to the microsecond. */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,191 @@
+package org.donordata.application.fields;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.donordata.application.Actor;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.ApplicationRepository;
+import org.donordata.application.AuditAction;
+import org.donordata.application.AuditRecord;
+import org.donordata.application.AuditTrail;
+import org.donordata.application.TestApplications;
+import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFieldType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every store of custom field definitions does (docs/api.md, "Custom fields"), through the ports alone: the
+ * in-memory one here ({@code InMemoryCustomFieldRepositoryTest}), every database in adapters-sql
+ * ({@code SqlCustomFieldRepositoryTest}).
+ */
+public abstract class CustomFieldRepositoryContract {
+
+    protected static final Instant CREATED = Instant.parse("2024-05-01T09:30:00.123456Z");
+    protected static final Instant LATER = Instant.parse("2024-05-02T17:45:01.000001Z");
+    protected static final Actor WEBSITE = new Actor(Actor.Type.KEY, Optional.of(7L), "Website", Optional.of("9f2c"));
+
+    /** The ports of one store: fields, the applications they belong to, and the trail their events go to. */
+    public record Store(CustomFieldRepository fields, ApplicationRepository applications, AuditTrail trail) {
+    }
+
+    protected CustomFieldRepository fields;
+    protected AuditTrail trail;
+    protected ApplicationId owner;
+    protected ApplicationId otherOwner;
+
+    /** A fresh, empty store. Called before each test; the subclass closes it after. */
+    protected abstract Store openEmptyStore();
+
+    @BeforeEach
+    void openStoreWithTwoApplications() {
+        Store store = openEmptyStore();
+        fields = store.fields();
+        trail = store.trail();
+        owner = TestApplications.create(store.applications(), "owner", "owner key", CREATED).application().id();
+        otherOwner = TestApplications.create(store.applications(), "other", "other key", CREATED).application().id();
+    }
+
+    protected static CustomField field(String key, CustomFieldType type, String... choices) {
+        return new CustomField(1, key, "Label of " + key, type, List.of(choices), false, null, false, CREATED,
+                CREATED);
+    }
+
+    private CustomField created(ApplicationId application, CustomField field) {
+        CustomFieldRepository.Created created = fields.create(application, field, CustomField.MAX_PER_APPLICATION,
+                WEBSITE);
+        assertEquals(Optional.empty(), created.refusal());
+        return created.field().orElseThrow();
+    }
+
+    @Test
+    void aFieldIsStoredAsDefinedAndReadBackInIdOrder() {
+        CustomField size = created(owner, new CustomField(1, "tshirt_size", "T-shirt size — 尺码 🎽",
+                CustomFieldType.CHOICES, List.of("XL", "S", "M"), true, "Asked at events", false, CREATED, CREATED));
+        CustomField member = created(owner, field("membership_number", CustomFieldType.INTEGER));
+        CustomField signed = created(owner, field("gift_aid_signed", CustomFieldType.DATE));
+
+        assertTrue(size.id() < member.id() && member.id() < signed.id(), "ids rise: " + size + member + signed);
+        assertEquals(Optional.of(size), fields.find(owner, size.id()));
+        assertEquals(List.of("XL", "S", "M"), size.choices());
+        assertEquals("Asked at events", size.description());
+        assertTrue(size.required());
+        assertEquals(CREATED, size.createdAt());
+        assertEquals(List.of(size, member, signed), fields.page(owner, 0, 30));
+        assertEquals(List.of(member), fields.page(owner, 1, 1));
+        assertEquals(List.of(), fields.page(otherOwner, 0, 30));
+    }
+
+    @Test
+    void anotherApplicationsFieldIsNotFoundAndItsKeysAreItsOwn() {
+        CustomField mine = created(owner, field("chapter", CustomFieldType.TEXT));
+
+        assertEquals(Optional.empty(), fields.find(otherOwner, mine.id()));
+        assertFalse(fields.remove(otherOwner, mine.id(), WEBSITE, LATER));
+        assertFalse(fields.update(otherOwner, mine, mine.updatedAt(), WEBSITE));
+        created(otherOwner, field("chapter", CustomFieldType.TEXT));
+        assertEquals(Optional.of(mine), fields.find(owner, mine.id()));
+    }
+
+    @Test
+    void aTakenKeyAndAFullApplicationAreRefusedWithNothingStored() {
+        created(owner, field("chapter", CustomFieldType.TEXT));
+
+        CustomFieldRepository.Created again = fields.create(owner, field("chapter", CustomFieldType.INTEGER),
+                CustomField.MAX_PER_APPLICATION, WEBSITE);
+        CustomFieldRepository.Created beyond = fields.create(owner, field("region_code", CustomFieldType.TEXT), 1,
+                WEBSITE);
+
+        assertEquals(Optional.of(CustomFieldRepository.Refusal.KEY_TAKEN), again.refusal());
+        assertEquals(Optional.of(CustomFieldRepository.Refusal.FULL), beyond.refusal());
+        assertEquals(1, fields.page(owner, 0, 30).size());
+    }
+
+    @Test
+    void createsAtOnceLeaveOneFieldPerKeyAndNeverPassTheLimit() throws Exception {
+        List<Callable<CustomFieldRepository.Created>> sameKey = new ArrayList<>();
+        List<Callable<CustomFieldRepository.Created>> limited = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            sameKey.add(() -> fields.create(owner, field("chapter", CustomFieldType.TEXT), 100, WEBSITE));
+            String key = "field_" + i;
+            limited.add(() -> fields.create(otherOwner, field(key, CustomFieldType.TEXT), 2, WEBSITE));
+        }
+        try (ExecutorService threads = Executors.newFixedThreadPool(8)) {
+            List<Future<CustomFieldRepository.Created>> first = threads.invokeAll(sameKey);
+            List<Future<CustomFieldRepository.Created>> second = threads.invokeAll(limited);
+            long keyed = count(first);
+            long withinLimit = count(second);
+            assertEquals(1, keyed);
+            assertEquals(2, withinLimit);
+        }
+        assertEquals(1, fields.page(owner, 0, 30).size());
+        assertEquals(2, fields.page(otherOwner, 0, 30).size());
+    }
+
+    private static long count(List<Future<CustomFieldRepository.Created>> results) throws Exception {
+        long stored = 0;
+        for (Future<CustomFieldRepository.Created> result : results) {
+            stored += result.get().field().isPresent() ? 1 : 0;
+        }
+        return stored;
+    }
+
+    @Test
+    void anUpdateIsStoredOnlyOverTheDefinitionItWasMadeFrom() {
+        CustomField chapter = created(owner, field("chapter", CustomFieldType.CHOICE, "North", "South"));
+        CustomField changed = new CustomField(chapter.id(), "chapter", "Local chapter", CustomFieldType.CHOICE,
+                List.of("East", "North", "South"), true, "Where they volunteer", true, chapter.createdAt(), LATER);
+
+        assertTrue(fields.update(owner, changed, chapter.updatedAt(), WEBSITE));
+        assertFalse(fields.update(owner, changed, chapter.updatedAt(), WEBSITE), "a stale update is refused");
+
+        assertEquals(Optional.of(changed), fields.find(owner, chapter.id()));
+    }
+
+    @Test
+    void aRemovedFieldIsGoneAndItsKeyFreeAgain() {
+        CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
+
+        assertTrue(fields.remove(owner, chapter.id(), WEBSITE, LATER));
+
+        assertEquals(Optional.empty(), fields.find(owner, chapter.id()));
+        assertFalse(fields.remove(owner, chapter.id(), WEBSITE, LATER));
+        CustomField again = created(owner, field("chapter", CustomFieldType.INTEGER));
+        assertTrue(again.id() > chapter.id());
+    }
+
+    @Test
+    void definingModifyingAndRemovingAFieldAreInTheAudit() {
+        CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
+        CustomField renamed = new CustomField(chapter.id(), "chapter", "Chapter", CustomFieldType.TEXT, List.of(),
+                false, null, false, chapter.createdAt(), LATER);
+        fields.update(owner, renamed, chapter.updatedAt(), WEBSITE);
+        Actor command = Actor.command("test");
+        fields.remove(owner, chapter.id(), command, LATER);
+
+        List<AuditRecord> audit = trail.audit(owner, Instant.EPOCH, 0, 30).stream()
+                .filter(record -> record.field().isPresent()).toList();
+
+        assertEquals(List.of(AuditAction.FIELD_CREATED, AuditAction.FIELD_MODIFIED, AuditAction.FIELD_REMOVED),
+                audit.stream().map(AuditRecord::action).toList());
+        AuditRecord.FieldReference reference = new AuditRecord.FieldReference(chapter.id(), "chapter");
+        assertEquals(List.of(reference, reference, reference),
+                audit.stream().map(record -> record.field().orElseThrow()).toList());
+        assertEquals(List.of(WEBSITE, WEBSITE, command), audit.stream().map(AuditRecord::actor).toList());
+        assertEquals(List.of(CREATED, LATER, LATER), audit.stream().map(AuditRecord::at).toList());
+        assertTrue(audit.stream().allMatch(record -> record.donorId().isEmpty() && record.version().isEmpty()));
+        assertEquals(List.of(), trail.audit(otherOwner, Instant.EPOCH, 0, 30).stream()
+                .filter(record -> record.field().isPresent()).toList());
+    }
+}

@@ -1,0 +1,13 @@
+package org.donordata.application.fields;
+
+import org.donordata.application.InMemoryApplicationRepository;
+import org.donordata.application.InMemoryDonorRepository;
+
+class InMemoryCustomFieldRepositoryTest extends CustomFieldRepositoryContract {
+
+    @Override
+    protected Store openEmptyStore() {
+        InMemoryDonorRepository donors = new InMemoryDonorRepository();
+        return new Store(new InMemoryCustomFieldRepository(donors), new InMemoryApplicationRepository(donors), donors);
+    }
+}
