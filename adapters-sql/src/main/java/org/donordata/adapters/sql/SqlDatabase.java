@@ -37,11 +37,14 @@ import org.donordata.adapters.sql.kit.StoredConcern;
 import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.adapters.sql.trail.SqlAuditTrail;
 import org.donordata.adapters.sql.trail.TrailStorage;
+import org.donordata.adapters.sql.fields.FieldStorage;
+import org.donordata.adapters.sql.fields.SqlCustomFieldRepository;
 import org.donordata.adapters.sql.webhooks.SqlWebhookRepository;
 import org.donordata.adapters.sql.webhooks.WebhookStorage;
 import org.donordata.application.ApplicationRepository;
 import org.donordata.application.AuditTrail;
 import org.donordata.application.DonorRepository;
+import org.donordata.application.fields.CustomFieldRepository;
 import org.donordata.application.webhooks.WebhookRepository;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
@@ -75,7 +78,7 @@ public final class SqlDatabase implements AutoCloseable {
      * moves their tables in this order, each after the tables it refers to (docs/architecture.md, "Adding a concern").
      */
     public static final List<StoredConcern> CONCERNS = List.of(ApplicationStorage.INSTANCE, DonorStorage.INSTANCE,
-            TrailStorage.INSTANCE, WebhookStorage.INSTANCE);
+            TrailStorage.INSTANCE, WebhookStorage.INSTANCE, FieldStorage.INSTANCE);
 
     /** The row of installation_secrets that keys the sync feed's tokens. */
     private static final long CHANGE_TOKEN_SECRET = 1;
@@ -86,6 +89,7 @@ public final class SqlDatabase implements AutoCloseable {
     private final ApplicationRepository applications;
     private final AuditTrail trail;
     private final WebhookRepository webhooks;
+    private final CustomFieldRepository customFields;
     private final List<AutoCloseable> closedFirst = new ArrayList<>();
     private final StorageFailures failures;
     private final Writes writes;
@@ -115,6 +119,7 @@ public final class SqlDatabase implements AutoCloseable {
         this.writes = failures.guard(writes);
         this.donors = new SqlDonorRepository(DonorQueries.of(kind), failures.guard(reads), this.writes);
         this.webhooks = new SqlWebhookRepository(dsl, kind, this.writes, donors);
+        this.customFields = new SqlCustomFieldRepository(dsl, kind, this.writes);
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */
@@ -193,6 +198,11 @@ public final class SqlDatabase implements AutoCloseable {
 
     public ApplicationRepository applications() {
         return applications;
+    }
+
+    /** Custom field definitions. */
+    public CustomFieldRepository customFields() {
+        return customFields;
     }
 
     /** Webhook endpoints and where delivery to each stands. */

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * Migration V8 (docs/api.md, "Applications and keys") on an installation of schema version 7, which every database has
  * had: each application's one key keeps working, as its key named default with every scope, and a revoked one stays
  * revoked.
- * Migration V15 on the schema before it: keys named default gain donors:merge (docs/api.md, "Applications and keys"),
+ * Migrations V15 and V18 on the schema before each: keys named default gain donors:merge, then fields:manage (docs/api.md, "Applications and keys"),
  * and each idempotency key's row goes to the API key whose create the trail records (docs/api.md, "Safe retries and
  * concurrent edits").
  */
@@ -73,11 +73,38 @@ class KeyMigrationTest extends DatabaseTestBase {
             }
 
             try (SqlDatabase migrated = SqlDatabase.open(settings)) {
-                Set<Scope> withMerge = EnumSet.of(Scope.DONORS_ERASE, Scope.DONORS_MERGE, Scope.DONORS_READ,
-                        Scope.DONORS_WRITE, Scope.WEBHOOKS_MANAGE);
+                // And fields:manage from V18, which the key then holds every other scope for.
+                Set<Scope> withMerge = Scope.all();
                 Set<Scope> withoutMerge = EnumSet.of(Scope.DONORS_ERASE, Scope.DONORS_READ, Scope.DONORS_WRITE,
                         Scope.WEBHOOKS_MANAGE);
                 assertEquals(List.of(withMerge, Set.of(Scope.DONORS_READ), withoutMerge, Set.of(Scope.DONORS_WRITE)),
+                        migrated.applications().keys(new ApplicationId(application)).stream().map(ApiKey::scopes)
+                                .toList());
+            }
+        }
+    }
+
+    @Test
+    void v18GivesFieldsManageToEveryKeyNamedDefaultThatHoldsEveryOtherScopeAndToNoOtherKey() throws Exception {
+        try (TestDatabase old = separateTestDatabase("before-fields-scope")) {
+            DatabaseSettings settings = old.settings();
+            migrations(settings).target(lastBefore(settings, "18")).load().migrate();
+            long application;
+            String everyOther = "donors:erase donors:merge donors:read donors:write webhooks:manage";
+            try (CloseableDSLContext v17 = connect(settings)) {
+                application = application(v17);
+                for (String[] key : List.of(new String[] {"default", everyOther},
+                        new String[] {"default", "donors:read donors:write"}, new String[] {"Form", everyOther})) {
+                    v17.insertInto(API_KEYS).set(API_KEYS.APPLICATION_ID, application).set(API_KEYS.NAME, key[0])
+                            .set(API_KEYS.KEY_HASH, KeyHash.of(key[0] + " " + key[1]).hex())
+                            .set(API_KEYS.SCOPES, key[1])
+                            .set(API_KEYS.CREATED_AT, DonorRepositoryTestBase.CREATED).execute();
+                }
+            }
+
+            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
+                Set<Scope> withoutFields = EnumSet.complementOf(EnumSet.of(Scope.FIELDS_MANAGE));
+                assertEquals(List.of(Scope.all(), EnumSet.of(Scope.DONORS_READ, Scope.DONORS_WRITE), withoutFields),
                         migrated.applications().keys(new ApplicationId(application)).stream().map(ApiKey::scopes)
                                 .toList());
             }

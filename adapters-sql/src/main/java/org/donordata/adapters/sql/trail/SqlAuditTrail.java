@@ -170,6 +170,8 @@ public final class SqlAuditTrail implements AuditTrail {
                 Optional.ofNullable(row.get(AUDIT_TRAIL.DONOR_ID)),
                 fields == null || fields.isEmpty() ? List.of() : Arrays.asList(fields.split(" ")), actor,
                 Optional.ofNullable(row.get(AUDIT_TRAIL.VERSION)),
-                keyId.map(id -> new AuditRecord.KeyReference(id, row.get(API_KEYS.NAME))));
+                keyId.map(id -> new AuditRecord.KeyReference(id, row.get(API_KEYS.NAME))),
+                Optional.ofNullable(row.get(AUDIT_TRAIL.FIELD_ID))
+                        .map(id -> new AuditRecord.FieldReference(id, row.get(AUDIT_TRAIL.FIELD_KEY))));
     }
 }

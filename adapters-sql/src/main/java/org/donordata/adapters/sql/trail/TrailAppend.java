@@ -41,7 +41,7 @@ import org.jooq.impl.DSL;
  * @param link makes a new donor's row name its first record, inserted just before
  * @param first where the database gives the next record's id ahead ({@link DatabaseKind#nextTrailRecord}), which the new
  *        donor's row already names: a new donor's first record, at that id; else null
- * @param event a record of no donor (a key's event), on no chain
+ * @param event a record of no donor (a key's or a custom field's event), on no chain
  */
 public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, Statement first, Statement event) {
 
@@ -56,6 +56,8 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
     private static final Param<String> ACTOR_NAME = DSL.param("p_actor_name", String.class);
     private static final Param<String> REQUEST_ID = DSL.param("p_request_id", String.class);
     private static final Param<Long> VERSION = DSL.param("p_version", Long.class);
+    private static final Param<Long> FIELD = DSL.param("p_field", Long.class);
+    private static final Param<String> FIELD_KEY = DSL.param("p_field_key", String.class);
 
     public static TrailAppend of(DatabaseKind kind) {
         DSLContext renderer = kind.renderer();
@@ -88,6 +90,8 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
         values.put(AUDIT_TRAIL.ACTOR_NAME, ACTOR_NAME);
         values.put(AUDIT_TRAIL.REQUEST_ID, REQUEST_ID);
         values.put(AUDIT_TRAIL.VERSION, VERSION);
+        values.put(AUDIT_TRAIL.FIELD_ID, FIELD);
+        values.put(AUDIT_TRAIL.FIELD_KEY, FIELD_KEY);
         return values;
     }
 
@@ -171,10 +175,17 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
         event.execute(tx, bindings(owner, action, actor, at).set(KEY, keyId));
     }
 
+    /** An event of one of the owner's custom fields (docs/api.md, "Custom fields"). */
+    public void fieldEvent(DSLContext tx, ApplicationId owner, long fieldId, String fieldKey, AuditAction action,
+            Actor actor, Instant at) {
+        event.execute(tx, bindings(owner, action, actor, at).set(FIELD, fieldId).set(FIELD_KEY, fieldKey));
+    }
+
     private Bindings bindings(ApplicationId owner, AuditAction action, Actor actor, Instant at) {
         return new Bindings(kind).set(APPLICATION, owner.value()).set(AT, at).set(ACTION, action.wireName())
                 .set(ACTOR_TYPE, actor.type().wireName()).set(ACTOR_KEY, actor.keyId().orElse(null))
                 .set(ACTOR_NAME, actor.name()).set(REQUEST_ID, actor.requestId().orElse(null))
-                .set(DONOR, null).set(KEY, null).set(FIELDS, null).set(VERSION, null).set(Ordering.CHANGE, null);
+                .set(DONOR, null).set(KEY, null).set(FIELDS, null).set(VERSION, null).set(FIELD, null).set(FIELD_KEY, null)
+                .set(Ordering.CHANGE, null);
     }
 }

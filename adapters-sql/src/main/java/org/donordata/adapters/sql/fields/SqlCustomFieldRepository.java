@@ -1,0 +1,171 @@
+package org.donordata.adapters.sql.fields;
+
+import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
+import static org.donordata.adapters.sql.schema.Tables.CUSTOM_FIELDS;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.UniqueConstraint;
+import org.donordata.adapters.sql.kit.Writes;
+import org.donordata.adapters.sql.trail.TrailAppend;
+import org.donordata.application.Actor;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.AuditAction;
+import org.donordata.application.DonorRepository;
+import org.donordata.application.fields.CustomFieldRepository;
+import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFieldType;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.exception.DataAccessException;
+import org.jooq.tools.json.JSONArray;
+import org.jooq.tools.json.JSONParser;
+import org.jooq.tools.json.ParseException;
+
+/**
+ * Custom field definitions in {@code custom_fields}, each write with its trail record in one transaction, through the
+ * node's writes as every other write goes (on SQLite and MariaDB, the one writer's shared commits). Choices are kept as
+ * a JSON array in the field's order.
+ */
+public final class SqlCustomFieldRepository implements CustomFieldRepository {
+
+    private static final UniqueConstraint KEY = new UniqueConstraint("custom_fields_key",
+            "custom_fields.application_id, custom_fields.field_key");
+
+    private final DSLContext dsl;
+    private final Writes writes;
+    private final DatabaseKind kind;
+    private final TrailAppend trail;
+
+    public SqlCustomFieldRepository(DSLContext dsl, DatabaseKind kind, Writes writes) {
+        this.dsl = dsl;
+        this.writes = writes;
+        this.kind = kind;
+        this.trail = TrailAppend.of(kind);
+    }
+
+    @Override
+    public Created create(ApplicationId owner, CustomField field, int limit, Actor actor) {
+        try {
+            return writes.write(tx -> {
+                // Creates of one owner wait here for each other, so two at once never both pass the limit or the key.
+                kind.lockedForUpdate(tx.select(APPLICATIONS.ID).from(APPLICATIONS)
+                        .where(APPLICATIONS.ID.eq(owner.value()))).fetch();
+                if (tx.fetchExists(CUSTOM_FIELDS, CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()),
+                        CUSTOM_FIELDS.FIELD_KEY.eq(field.key()))) {
+                    return refused(Refusal.KEY_TAKEN);
+                }
+                if (tx.fetchCount(CUSTOM_FIELDS, CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value())) >= limit) {
+                    return refused(Refusal.FULL);
+                }
+                long id = tx.insertInto(CUSTOM_FIELDS)
+                        .set(CUSTOM_FIELDS.APPLICATION_ID, owner.value())
+                        .set(CUSTOM_FIELDS.FIELD_KEY, field.key())
+                        .set(CUSTOM_FIELDS.LABEL, field.label())
+                        .set(CUSTOM_FIELDS.FIELD_TYPE, field.type().wireName())
+                        .set(CUSTOM_FIELDS.CHOICES, choices(field))
+                        .set(CUSTOM_FIELDS.REQUIRED, field.required())
+                        .set(CUSTOM_FIELDS.DESCRIPTION, field.description())
+                        .set(CUSTOM_FIELDS.ARCHIVED, field.archived())
+                        .set(CUSTOM_FIELDS.CREATED_AT, micros(field.createdAt()))
+                        .set(CUSTOM_FIELDS.UPDATED_AT, micros(field.updatedAt()))
+                        .returningResult(CUSTOM_FIELDS.ID)
+                        .fetchSingle()
+                        .value1();
+                trail.fieldEvent(tx, owner, id, field.key(), AuditAction.FIELD_CREATED, actor, micros(field.createdAt()));
+                return new Created(find(tx, owner, id), Optional.empty());
+            });
+        } catch (DataAccessException e) {
+            // Where the lock above does not keep two creates apart, the key's constraint does.
+            if (KEY.isViolatedBy(e, kind)) {
+                return refused(Refusal.KEY_TAKEN);
+            }
+            throw e;
+        }
+    }
+
+    private static Created refused(Refusal refusal) {
+        return new Created(Optional.empty(), Optional.of(refusal));
+    }
+
+    @Override
+    public List<CustomField> page(ApplicationId owner, long offset, int count) {
+        return dsl.selectFrom(CUSTOM_FIELDS).where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()))
+                .orderBy(CUSTOM_FIELDS.ID).limit(DonorRepository.checkedCount(count)).offset(offset)
+                .fetch(SqlCustomFieldRepository::field);
+    }
+
+    @Override
+    public Optional<CustomField> find(ApplicationId owner, long id) {
+        return find(dsl, owner, id);
+    }
+
+    private static Optional<CustomField> find(DSLContext dsl, ApplicationId owner, long id) {
+        return dsl.selectFrom(CUSTOM_FIELDS)
+                .where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()), CUSTOM_FIELDS.ID.eq(id))
+                .fetchOptional(SqlCustomFieldRepository::field);
+    }
+
+    @Override
+    public boolean update(ApplicationId owner, CustomField changed, Instant previousUpdatedAt, Actor actor) {
+        return writes.write(tx -> {
+            int updated = tx.update(CUSTOM_FIELDS)
+                    .set(CUSTOM_FIELDS.LABEL, changed.label())
+                    .set(CUSTOM_FIELDS.CHOICES, choices(changed))
+                    .set(CUSTOM_FIELDS.REQUIRED, changed.required())
+                    .set(CUSTOM_FIELDS.DESCRIPTION, changed.description())
+                    .set(CUSTOM_FIELDS.ARCHIVED, changed.archived())
+                    .set(CUSTOM_FIELDS.UPDATED_AT, micros(changed.updatedAt()))
+                    .where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()), CUSTOM_FIELDS.ID.eq(changed.id()),
+                            CUSTOM_FIELDS.UPDATED_AT.eq(micros(previousUpdatedAt)))
+                    .execute();
+            if (updated == 1) {
+                trail.fieldEvent(tx, owner, changed.id(), changed.key(), AuditAction.FIELD_MODIFIED, actor,
+                        micros(changed.updatedAt()));
+            }
+            return updated == 1;
+        });
+    }
+
+    @Override
+    public boolean remove(ApplicationId owner, long id, Actor actor, Instant now) {
+        return writes.write(tx -> {
+            Optional<CustomField> field = find(tx, owner, id);
+            if (field.isEmpty()) {
+                return false;
+            }
+            tx.deleteFrom(CUSTOM_FIELDS).where(CUSTOM_FIELDS.ID.eq(id)).execute();
+            trail.fieldEvent(tx, owner, id, field.get().key(), AuditAction.FIELD_REMOVED, actor, micros(now));
+            return true;
+        });
+    }
+
+    private static String choices(CustomField field) {
+        return field.type().hasChoices() ? JSONArray.toJSONString(field.choices()) : null;
+    }
+
+    private static CustomField field(Record row) {
+        CustomFieldType type = CustomFieldType.fromWireName(row.get(CUSTOM_FIELDS.FIELD_TYPE)).orElseThrow();
+        String choices = row.get(CUSTOM_FIELDS.CHOICES);
+        return new CustomField(row.get(CUSTOM_FIELDS.ID), row.get(CUSTOM_FIELDS.FIELD_KEY), row.get(CUSTOM_FIELDS.LABEL),
+                type, choices == null ? List.of() : parsed(choices), row.get(CUSTOM_FIELDS.REQUIRED),
+                row.get(CUSTOM_FIELDS.DESCRIPTION), row.get(CUSTOM_FIELDS.ARCHIVED), row.get(CUSTOM_FIELDS.CREATED_AT),
+                row.get(CUSTOM_FIELDS.UPDATED_AT));
+    }
+
+    private static List<String> parsed(String choices) {
+        try {
+            return ((List<?>) new JSONParser().parse(choices)).stream().map(String.class::cast).toList();
+        } catch (ParseException e) {
+            throw new IllegalStateException("a stored field's choices are not a JSON array: " + choices, e);
+        }
+    }
+
+    private static Instant micros(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,41 @@
+package org.donordata.adapters.sql;
+
+import java.nio.file.Path;
+
+import org.donordata.application.fields.CustomFieldRepositoryContract;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/** The custom fields port's contract on a fresh database of each of {@link TestDatabases}. */
+@Execution(ExecutionMode.CONCURRENT)
+@ParameterizedClass(name = "{0}")
+@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+class SqlCustomFieldRepositoryTest extends CustomFieldRepositoryContract {
+
+    @TempDir
+    Path temporaryDirectory;
+
+    @Parameter
+    TestDatabases.Entry databaseUnderTest;
+
+    private OpenedDatabases databases;
+
+    @Override
+    protected Store openEmptyStore() {
+        databases = new OpenedDatabases(databaseUnderTest.create(temporaryDirectory));
+        SqlDatabase database = databases.openNode();
+        return new Store(database.customFields(), database.applications(), database.trail());
+    }
+
+    @AfterEach
+    void closeDatabases() {
+        if (databases != null) {
+            databases.close();
+        }
+    }
+}
