@@ -129,7 +129,11 @@ public final class HardenedServer {
                         .shutdownGracePeriod(SHUTDOWN_GRACE))
                 .addFeature(observe);
         settings.tls().ifPresent((Tls tls) -> server.tls(tls));
-        return server.build();
+        // Helidon 4.4.0's metrics feature registers its meters in a HashMap without a lock while a server is built:
+        // two servers built at once in one JVM (tests start several) failed with a ConcurrentModificationException.
+        synchronized (HardenedServer.class) {
+            return server.build();
+        }
     }
 
     /** The checks of every request's framing and connection, registered after the access log and before all else. */
