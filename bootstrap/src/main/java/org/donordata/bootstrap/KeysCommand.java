@@ -54,7 +54,7 @@ final class KeysCommand implements Runnable {
                     description = "What the key is for, e.g. 'Website donation form'.") String name,
             @Option(names = "--scopes", required = true, paramLabel = "SCOPE[,SCOPE...]",
                     description = "What it may do: donors:read, donors:write, donors:erase, donors:merge,"
-                            + " webhooks:manage.")
+                            + " fields:manage, webhooks:manage.")
             String scopes,
             @Option(names = "--expires-in", paramLabel = "DURATION",
                     description = "How long it works, as 90d, 12h or 30m; for ever when left out.") String expiresIn) {

@@ -10,6 +10,7 @@ import org.donordata.application.ApplicationService;
 import org.donordata.application.ChangeTokens;
 import org.donordata.application.DonorService;
 import org.donordata.application.TrailService;
+import org.donordata.application.fields.CustomFieldService;
 import org.donordata.application.webhooks.WebhookDelivery;
 import org.donordata.application.webhooks.WebhookService;
 
@@ -23,6 +24,7 @@ final class Wiring implements AutoCloseable {
     private final TrailService trail;
     private final ApplicationService applications;
     private final WebhookService webhooks;
+    private final CustomFieldService fields;
     private ChangeTokens tokens;
     private HttpWebhookSender sender;
 
@@ -33,6 +35,7 @@ final class Wiring implements AutoCloseable {
         this.trail = new TrailService(database.donors(), database.trail());
         this.applications = new ApplicationService(database.applications(), clock, new SecureRandom());
         this.webhooks = new WebhookService(database.webhooks(), database.applications(), webhookSettings.urls(), clock);
+        this.fields = new CustomFieldService(database.customFields(), clock);
     }
 
     /** Opens the database (creating and migrating it as needed) and builds the use cases on it. */
@@ -53,7 +56,7 @@ final class Wiring implements AutoCloseable {
     }
 
     HttpApi httpApi() {
-        return new HttpApi(donors, trail, applications, webhooks, tokens());
+        return new HttpApi(donors, trail, applications, webhooks, fields, tokens());
     }
 
     /** This node's webhook deliverers, started: close them before this. */

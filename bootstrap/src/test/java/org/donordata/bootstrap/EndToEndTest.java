@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -336,6 +337,38 @@ abstract class EndToEndTest {
 
         ApiClient.Response merged = client.post("/api/v1/donors/" + survivor + "/merge", KEY, merge);
         assertEquals(200, merged.status(), merged.raw().body());
+    }
+
+    /** docs/api.md, "Custom fields": defined, read and removed over HTTP, each step in the audit with its key. */
+    @Test
+    void aFieldIsDefinedByTheDefaultKeyReadByAReaderAndItsStepsAreAudited() {
+        String reader = lastLine(runKeys("create", "--application", "1", "--name", "Mailing tool", "--scopes",
+                "donors:read"));
+        String body = "{\"key\":\"tshirt_size\",\"label\":\"T-shirt size\",\"type\":\"choice\","
+                + "\"choices\":[\"S\",\"M\",\"L\"]}";
+
+        ApiClient.Response refused = client.post("/api/v1/fields", reader, body);
+        assertEquals(403, refused.status(), refused.raw().body());
+        assertTrue(refused.body().getString("msg").contains("fields:manage"), refused.raw().body());
+        ApiClient.Response created = client.post("/api/v1/fields", KEY, body);
+        assertEquals(201, created.status(), created.raw().body());
+        long id = created.body().getJsonNumber("data").longValueExact();
+        assertEquals(409, client.post("/api/v1/fields", KEY, body).status());
+        JsonObject field = onlyItem(client.get("/api/v1/fields/" + id, reader));
+        assertEquals("tshirt_size", field.getString("key"));
+        assertEquals(List.of("S", "M", "L"), field.getJsonArray("choices").getValuesAs(JsonString::getString));
+        assertEquals(200, client.post("/api/v1/fields/" + id, KEY, "{\"label\":\"Shirt size\"}").status());
+        assertEquals(200, client.post("/api/v1/fields/" + id + "/remove", KEY, "{}").status());
+        assertEquals(404, client.get("/api/v1/fields/" + id, reader).status());
+
+        List<String> events = CommandRun.output(env, "audit", "--application", "1").lines()
+                .filter(line -> line.contains("\"field.")).toList();
+        assertEquals(3, events.size(), String.join("\n", events));
+        for (String action : List.of("field.created", "field.modified", "field.removed")) {
+            assertTrue(events.stream().anyMatch(line -> line.contains("\"action\":\"" + action + "\"")
+                    && line.contains("\"field\":{\"id\":" + id + ",\"key\":\"tshirt_size\"}")
+                    && line.contains("\"type\":\"key\"")), action + " in " + events);
+        }
     }
 
     private String runKeys(String... args) {

@@ -74,8 +74,8 @@ class KeysCommandTest {
     // by name.
     @Test
     void theDefaultKeyHoldsDonorsMergeAndAKeyMayBeGivenIt() {
-        assertEquals(List.of("donors:erase", "donors:merge", "donors:read", "donors:write", "webhooks:manage"),
-                scopes(keys().getJsonObject(0)));
+        assertEquals(List.of("donors:erase", "donors:merge", "donors:read", "donors:write", "fields:manage",
+                "webhooks:manage"), scopes(keys().getJsonObject(0)));
 
         CommandRun created = run("keys", "create", "--application", "1", "--name", "Deduplicator", "--scopes",
                 "donors:read,donors:merge");

@@ -39,6 +39,7 @@ class OpenApiDocumentTest {
     private static ApiClient client;
     private static long donorId;
     private static long webhookId;
+    private static long fieldId;
 
     @BeforeAll
     static void startAndLoad() throws IOException {
@@ -52,6 +53,8 @@ class OpenApiDocumentTest {
         donorId = client.post("/api/v1/donors", KEY, DONOR).body().getJsonNumber("data").longValueExact();
         webhookId = client.post("/api/v1/webhooks", KEY, "{\"url\": \"https://receiver.invalid/hooks\"}").body()
                 .getJsonNumber("data").longValueExact();
+        fieldId = client.post("/api/v1/fields", KEY, "{\"key\": \"chapter\", \"label\": \"Chapter\", \"type\": \"text\"}")
+                .body().getJsonNumber("data").longValueExact();
     }
 
     @AfterAll
@@ -68,11 +71,13 @@ class OpenApiDocumentTest {
     void everyDocumentedOperationAnswersWithADocumentedStatusAndEveryOtherMethodIs405() {
         Map<String, Object> paths = map(document, "paths");
         // That these are exactly the registered routes is adapters-http's RoutesDocumentedTest's to show.
-        assertTrue(paths.keySet().stream().allMatch(path -> path.replaceAll("\\{(donor_id|external_id|webhook_id)}", "")
+        assertTrue(paths.keySet().stream().allMatch(path -> path
+                .replaceAll("\\{(donor_id|external_id|webhook_id|field_id)}", "")
                 .indexOf('{') < 0), "a path parameter this test does not fill: " + paths.keySet());
         for (Map.Entry<String, Object> path : new java.util.TreeMap<>(paths).entrySet()) {
             String url = "/api/v1" + path.getKey().replace("{donor_id}", String.valueOf(donorId))
-                    .replace("{external_id}", "crm-openapi").replace("{webhook_id}", String.valueOf(webhookId));
+                    .replace("{external_id}", "crm-openapi").replace("{webhook_id}", String.valueOf(webhookId))
+                    .replace("{field_id}", String.valueOf(fieldId));
             Map<String, Object> operations = map(path.getValue());
             Set<String> documented = new TreeSet<>();
             for (String method : METHODS) {

@@ -34,6 +34,8 @@ final class AuditLines {
             }
             record.key().ifPresent(key -> json.writeStartObject("key").write("id", key.id())
                     .write("name", key.name()).writeEnd());
+            record.field().ifPresent(field -> json.writeStartObject("field").write("id", field.id())
+                    .write("key", field.key()).writeEnd());
             Actor actor = record.actor();
             json.writeStartObject("actor").write("type", actor.type().wireName());
             actor.keyId().ifPresent(id -> json.write("id", id));

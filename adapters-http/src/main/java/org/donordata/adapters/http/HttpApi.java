@@ -22,11 +22,13 @@ import org.donordata.adapters.http.responses.ErrorMapping;
 import org.donordata.adapters.http.transport.HardenedServer;
 import org.donordata.adapters.http.transport.PathSpelling;
 import org.donordata.adapters.http.transport.TransportSettings;
+import org.donordata.adapters.http.fields.FieldRoutes;
 import org.donordata.adapters.http.webhooks.WebhookRoutes;
 import org.donordata.application.ApplicationService;
 import org.donordata.application.ChangeTokens;
 import org.donordata.application.DonorService;
 import org.donordata.application.TrailService;
+import org.donordata.application.fields.CustomFieldService;
 import org.donordata.application.webhooks.WebhookService;
 
 /**
@@ -41,6 +43,7 @@ public final class HttpApi {
     private final Access access = new Access();
     private final DonorRoutes donors;
     private final WebhookRoutes webhooks;
+    private final FieldRoutes fields;
     private final ApplicationService applications;
 
     /**
@@ -48,9 +51,10 @@ public final class HttpApi {
      *        installation and kept with its data, so tokens outlive restarts)
      */
     public HttpApi(DonorService donors, TrailService trail, ApplicationService applications, WebhookService webhooks,
-            ChangeTokens tokens) {
+            CustomFieldService fields, ChangeTokens tokens) {
         this.donors = new DonorRoutes(donors, trail, tokens, metrics, access);
         this.webhooks = new WebhookRoutes(webhooks, tokens, access);
+        this.fields = new FieldRoutes(fields, access);
         this.applications = applications;
     }
 
@@ -120,6 +124,7 @@ public final class HttpApi {
         PathSpelling.register(routing, DonorRoutes.EXTERNAL_IDS);
         donors.register(routing);
         webhooks.register(routing);
+        fields.register(routing);
         ErrorMapping.register(routing);
     }
 

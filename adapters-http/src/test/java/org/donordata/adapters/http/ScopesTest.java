@@ -58,7 +58,12 @@ class ScopesTest extends RoutingTestBase {
                 Map.entry("POST /api/v1/webhooks/{id}", Optional.of(Scope.WEBHOOKS_MANAGE)),
                 Map.entry("GET /api/v1/webhooks/{id}/secret", Optional.of(Scope.WEBHOOKS_MANAGE)),
                 Map.entry("POST /api/v1/webhooks/{id}/rotate-secret", Optional.of(Scope.WEBHOOKS_MANAGE)),
-                Map.entry("POST /api/v1/webhooks/{id}/remove", Optional.of(Scope.WEBHOOKS_MANAGE)));
+                Map.entry("POST /api/v1/webhooks/{id}/remove", Optional.of(Scope.WEBHOOKS_MANAGE)),
+                Map.entry("GET /api/v1/fields", Optional.of(Scope.DONORS_READ)),
+                Map.entry("POST /api/v1/fields", Optional.of(Scope.FIELDS_MANAGE)),
+                Map.entry("GET /api/v1/fields/{id}", Optional.of(Scope.DONORS_READ)),
+                Map.entry("POST /api/v1/fields/{id}", Optional.of(Scope.FIELDS_MANAGE)),
+                Map.entry("POST /api/v1/fields/{id}/remove", Optional.of(Scope.FIELDS_MANAGE)));
         List<Access.Registered> routes = API.routes();
 
         assertEquals(expected.size(), routes.size(), routes::toString);

@@ -37,7 +37,7 @@ import org.donordata.domain.SearchQuery;
  * typed values. What is malformed is refused naming the parameter (400); a path that names no donor is answered like a
  * donor that does not exist (404).
  */
-final class DonorParameters {
+public final class DonorParameters {
 
     static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
     private static final Pattern PLAIN_INTEGER = Pattern.compile("[0-9]{1,1000}");
@@ -185,11 +185,11 @@ final class DonorParameters {
     }
 
     /**
-     * The paging of a list that takes no filters (a donor's history).
+     * The paging of a list that takes no filters (a donor's history, the custom fields).
      *
      * @throws InvalidInputException naming each unknown, repeated or bad parameter
      */
-    static PageRequest page(ServerRequest req) {
+    public static PageRequest page(ServerRequest req) {
         List<Problem> problems = new ArrayList<>();
         refuseUnknown(req, PAGE_PARAMETERS, problems);
         PageRequest page = pageOf(req, problems);

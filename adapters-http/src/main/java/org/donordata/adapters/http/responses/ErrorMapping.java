@@ -21,6 +21,8 @@ import org.donordata.adapters.http.transport.HardenedServer;
 import org.donordata.adapters.http.transport.RequestLineCheck;
 import org.donordata.application.ServiceBusyException;
 import org.donordata.application.StorageUnavailableException;
+import org.donordata.domain.CustomFieldConflictException;
+import org.donordata.domain.CustomFieldNotFoundException;
 import org.donordata.domain.DomainException;
 import org.donordata.domain.DonorErasedException;
 import org.donordata.domain.DonorMergedException;
@@ -97,6 +99,8 @@ public final class ErrorMapping {
             case MergeRefusedException refused -> Status.CONFLICT_409;
             case WebhookNotFoundException notFound -> Status.NOT_FOUND_404;
             case WebhookLimitException full -> Status.CONFLICT_409;
+            case CustomFieldNotFoundException notFound -> Status.NOT_FOUND_404;
+            case CustomFieldConflictException conflict -> Status.CONFLICT_409;
         };
     }
 

@@ -48,7 +48,8 @@ class DonorRoutesTest extends RoutingTestBase {
         JsonObject key = service.getJsonObject("key");
         assertEquals(11, key.getInt("id"));
         assertEquals("default", key.getString("name"));
-        assertEquals(List.of("donors:erase", "donors:merge", "donors:read", "donors:write", "webhooks:manage"),
+        assertEquals(List.of("donors:erase", "donors:merge", "donors:read", "donors:write", "fields:manage",
+                "webhooks:manage"),
                 key.getJsonArray("scopes").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList());
         assertTrue(key.isNull("expires_at"));
         assertEquals(4, key.size(), "id, name, scopes and expiry: never the secret");

@@ -27,6 +27,8 @@ import org.donordata.application.InMemoryDonorRepository;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.application.Scope;
 import org.donordata.application.TrailService;
+import org.donordata.application.fields.CustomFieldService;
+import org.donordata.application.fields.InMemoryCustomFieldRepository;
 import org.donordata.application.webhooks.InMemoryWebhookRepository;
 import org.donordata.application.webhooks.WebhookService;
 import org.donordata.domain.DonorChanges;
@@ -59,6 +61,8 @@ public final class ApiFixture {
     private final ApplicationRepository keys = mock(ApplicationRepository.class);
     public final WebhookService webhooks = new WebhookService(webhookStore, keys, WebhookUrl.Rules.STRICT,
             Clock.fixed(NOW, ZoneOffset.UTC));
+    public final InMemoryCustomFieldRepository fieldStore = new InMemoryCustomFieldRepository(store);
+    public final CustomFieldService fields = new CustomFieldService(fieldStore, Clock.fixed(NOW, ZoneOffset.UTC));
 
     public ApiFixture() {
         when(applications.authenticate(KEY)).thenReturn(new Authentication.Valid(CALLER));
@@ -68,7 +72,7 @@ public final class ApiFixture {
     }
 
     public HttpApi api() {
-        return new HttpApi(donors, new TrailService(store, store), applications, webhooks,
+        return new HttpApi(donors, new TrailService(store, store), applications, webhooks, fields,
                 new ChangeTokens(CHANGE_TOKEN_SECRET));
     }
 
@@ -88,6 +92,7 @@ public final class ApiFixture {
     public void reset() {
         store.clear();
         webhookStore.clear();
+        fieldStore.clear();
         org.mockito.Mockito.reset(donors);
     }
 
