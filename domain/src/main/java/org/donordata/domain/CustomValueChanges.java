@@ -89,7 +89,7 @@ public final class CustomValueChanges {
             case INTEGER -> {
                 if (value instanceof BigDecimal number && isWhole(number)
                         && number.abs().compareTo(BigDecimal.valueOf(MAX_INTEGER)) <= 0) {
-                    read = number.longValueExact();
+                    read = number;
                 } else {
                     problem = "must be a whole number from -" + MAX_INTEGER + " to " + MAX_INTEGER + ", or null";
                 }
@@ -97,14 +97,14 @@ public final class CustomValueChanges {
             case NUMBER -> {
                 if (value instanceof BigDecimal number && number.stripTrailingZeros().precision() <= MAX_DIGITS
                         && inRange(number)) {
-                    read = number.stripTrailingZeros();
+                    read = CustomValues.number(number);
                 } else {
                     problem = "must be a number of at most " + MAX_DIGITS + " significant digits, between -1e300 and"
                             + " 1e300 and 0 or at least 1e-300 from it, or null";
                 }
             }
             case DATE -> {
-                read = value instanceof String text ? date(text) : null;
+                read = value instanceof String text && date(text) != null ? text : null;
                 if (read == null) {
                     problem = "must be a date as YYYY-MM-DD, from 0001-01-01 to 9999-12-31, or null";
                 }
@@ -204,10 +204,10 @@ public final class CustomValueChanges {
      */
     public List<Problem> problemsApplying(CustomValues current, List<CustomField> fields, boolean creating) {
         List<Problem> all = new ArrayList<>(problems);
-        CustomValues result = current.with(values);
+        CustomValues result = current.with(values, fields);
         for (CustomField field : fields) {
             boolean sent = values.containsKey(field);
-            if (field.enforcedRequired() && result.get(field) == null && (creating || sent)) {
+            if (field.enforcedRequired() && result.get(field.key()) == null && (creating || sent)) {
                 all.add(new Problem(PREFIX + field.key(), creating ? "is required" : "is required and cannot be cleared"));
             }
         }
@@ -215,10 +215,10 @@ public final class CustomValueChanges {
     }
 
     /** The values these changes make of {@code current}; call {@link #problemsApplying} first. */
-    public CustomValues applyTo(CustomValues current) {
+    public CustomValues applyTo(CustomValues current, List<CustomField> fields) {
         if (!problems.isEmpty()) {
             throw new InvalidInputException(problems);
         }
-        return current.with(values);
+        return current.with(values, fields);
     }
 }

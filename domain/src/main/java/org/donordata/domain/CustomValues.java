@@ -1,5 +1,6 @@
 package org.donordata.domain;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -7,26 +8,61 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * A donor's values of its application's custom fields (docs/api.md, "Custom fields"), each under its field's key, in
- * the order of the fields' ids. A value is a String ({@code text}, {@code choice}), a Long ({@code integer}), a
- * BigDecimal ({@code number}), a LocalDate ({@code date}), a Boolean or a list of Strings ({@code choices}, in the
- * order of the field's choices). A field the donor has no value for is absent: never null, never empty.
+ * A donor's values of its application's custom fields (docs/api.md, "Custom fields"), under their fields' keys, in
+ * the order of the fields' ids. Each value is in the one form JSON gives it back: a String ({@code text},
+ * {@code choice}, and {@code date} as YYYY-MM-DD), a BigDecimal ({@code integer}, {@code number}; see
+ * {@link #number}), a Boolean, or a list of Strings ({@code choices}, in the order of the field's choices). A field the
+ * donor has no value for is absent: never null, never empty.
  */
 public final class CustomValues {
 
-    public static final CustomValues NONE = new CustomValues(new TreeMap<>());
+    public static final CustomValues NONE = new CustomValues(new LinkedHashMap<>());
 
-    /** The values by field id, so that they iterate in the fields' order; each with its key. */
-    private final TreeMap<Long, Keyed> values;
+    /** The most digits a number is written with in full (a long holds 18), beyond which it keeps its exponent. */
+    private static final int PLAIN_DIGITS = 18;
 
-    private record Keyed(String key, Object value) {
+    private final LinkedHashMap<String, Object> values;
+
+    private CustomValues(LinkedHashMap<String, Object> values) {
+        this.values = values;
     }
 
-    private CustomValues(TreeMap<Long, Keyed> values) {
-        this.values = values;
+    /**
+     * Values as a store kept them, in their order; each must be of a form above.
+     *
+     * @throws IllegalArgumentException for a value of another form
+     */
+    public static CustomValues stored(Map<String, ?> values) {
+        LinkedHashMap<String, Object> kept = new LinkedHashMap<>();
+        values.forEach((key, value) -> kept.put(key, checked(key, value)));
+        return new CustomValues(kept);
+    }
+
+    private static Object checked(String key, Object value) {
+        boolean valid = switch (value) {
+            case String text -> true;
+            case Boolean flag -> true;
+            case BigDecimal number -> number.equals(number(number));
+            case List<?> choices -> choices.stream().allMatch(String.class::isInstance);
+            case null, default -> false;
+        };
+        if (!valid) {
+            throw new IllegalArgumentException("custom." + key + " holds no custom value: " + value);
+        }
+        return value instanceof List<?> list ? List.copyOf(list) : value;
+    }
+
+    /**
+     * A number in its one form: no trailing zeros after the point, and an integer written in full up to 18 digits
+     * (100, not 1E+2), so that a value read back equals the value written.
+     */
+    public static BigDecimal number(BigDecimal value) {
+        BigDecimal stripped = value.signum() == 0 ? BigDecimal.ZERO : value.stripTrailingZeros();
+        return stripped.scale() < 0 && stripped.precision() - stripped.scale() <= PLAIN_DIGITS
+                ? stripped.setScale(0) : stripped;
     }
 
     public boolean isEmpty() {
@@ -35,72 +71,65 @@ public final class CustomValues {
 
     /** The values by key, in the order of the fields' ids. */
     public Map<String, Object> byKey() {
-        Map<String, Object> byKey = new LinkedHashMap<>();
-        values.values().forEach(keyed -> byKey.put(keyed.key(), keyed.value()));
-        return Collections.unmodifiableMap(byKey);
+        return Collections.unmodifiableMap(values);
     }
 
     /** The field's value, or null when the donor has none. */
-    public Object get(CustomField field) {
-        Keyed keyed = values.get(field.id());
-        return keyed == null ? null : keyed.value();
+    public Object get(String key) {
+        return values.get(key);
     }
 
     /**
-     * These values with each of {@code changes} set (a null value clears it), the others as they are.
-     *
-     * @param changes values as {@link CustomValueChanges} reads them, by field
+     * These values with each of {@code changes} set (a null value clears it), the others as they are, in the order of
+     * the fields' ids; a key no field has any more (a field removed while the donor was read) is left out.
      */
-    CustomValues with(Map<CustomField, Object> changes) {
-        TreeMap<Long, Keyed> changed = new TreeMap<>(values);
-        changes.forEach((field, value) -> {
-            if (value == null) {
-                changed.remove(field.id());
-            } else {
-                changed.put(field.id(), new Keyed(field.key(), value));
+    CustomValues with(Map<CustomField, Object> changes, List<CustomField> fields) {
+        LinkedHashMap<String, Object> changed = new LinkedHashMap<>();
+        fields.stream().sorted(java.util.Comparator.comparingLong(CustomField::id)).forEach(field -> {
+            Object value = changes.containsKey(field) ? changes.get(field) : values.get(field.key());
+            if (value != null) {
+                changed.put(field.key(), value);
             }
         });
         return new CustomValues(changed);
     }
 
-    /** Values as a store keeps them: by field, each of its field's type. */
-    public static CustomValues of(Map<CustomField, Object> values) {
-        return NONE.with(values);
+    /** These values with every one the duplicate has and these lack, in the fields' order: a merge's survivor's. */
+    public CustomValues filledFrom(CustomValues duplicate, List<CustomField> fields) {
+        Map<CustomField, Object> filled = new LinkedHashMap<>();
+        for (CustomField field : fields) {
+            if (!values.containsKey(field.key()) && duplicate.values.containsKey(field.key())) {
+                filled.put(field, duplicate.values.get(field.key()));
+            }
+        }
+        return with(filled, fields);
     }
 
-    /** These values with every one the duplicate has and these lack: what a merge gives the survivor. */
-    public CustomValues filledFrom(CustomValues duplicate) {
-        TreeMap<Long, Keyed> filled = new TreeMap<>(values);
-        duplicate.values.forEach(filled::putIfAbsent);
-        return new CustomValues(filled);
-    }
-
-    /** These values without the field's: what removing a field leaves. */
-    public CustomValues without(long fieldId) {
-        TreeMap<Long, Keyed> left = new TreeMap<>(values);
-        left.remove(fieldId);
+    /** These values without the key's: what removing its field leaves. */
+    public CustomValues without(String key) {
+        LinkedHashMap<String, Object> left = new LinkedHashMap<>(values);
+        left.remove(key);
         return new CustomValues(left);
     }
 
     /** The keys whose value differs in {@code after}, sorted: what the trail names {@code custom.KEY}. */
     public List<String> changedKeys(CustomValues after) {
+        Set<String> keys = new TreeSet<>(values.keySet());
+        keys.addAll(after.values.keySet());
         List<String> changed = new ArrayList<>();
-        Set<Long> ids = new java.util.TreeSet<>(values.keySet());
-        ids.addAll(after.values.keySet());
-        for (long id : ids) {
-            Keyed before = values.get(id);
-            Keyed now = after.values.get(id);
-            if (!Objects.equals(before, now)) {
-                changed.add((before != null ? before : now).key());
+        for (String key : keys) {
+            if (!Objects.equals(values.get(key), after.values.get(key))) {
+                changed.add(key);
             }
         }
-        Collections.sort(changed);
         return changed;
     }
 
+    /** Equal values in the same order: a write that changes no value is no change. */
     @Override
     public boolean equals(Object other) {
-        return other instanceof CustomValues custom && values.equals(custom.values);
+        return other instanceof CustomValues custom && List.copyOf(values.entrySet())
+                .equals(List.copyOf(custom.values.entrySet()));
     }
 
     @Override
@@ -110,6 +139,6 @@ public final class CustomValues {
 
     @Override
     public String toString() {
-        return "CustomValues" + byKey();
+        return "CustomValues" + values;
     }
 }

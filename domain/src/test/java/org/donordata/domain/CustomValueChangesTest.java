@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +40,7 @@ class CustomValueChangesTest {
     }
 
     private static CustomValues applied(Map<String, Object> members) {
-        return CustomValueChanges.from(members, FIELDS).applyTo(CustomValues.NONE);
+        return CustomValueChanges.from(members, FIELDS).applyTo(CustomValues.NONE, FIELDS);
     }
 
     private static List<String> problems(Object member) {
@@ -57,13 +56,14 @@ class CustomValueChangesTest {
 
         assertEquals(List.of("chapter", "membership_number", "pledge", "gift_aid_signed", "volunteer", "tshirt_size",
                 "interests"), List.copyOf(values.byKey().keySet()));
-        assertEquals("North", values.get(TEXT));
-        assertEquals(-9_007_199_254_740_991L, values.get(INTEGER));
-        assertEquals(0, new BigDecimal("12.5").compareTo((BigDecimal) values.get(NUMBER)));
-        assertEquals(LocalDate.of(2024, 2, 29), values.get(DATE));
-        assertEquals(true, values.get(BOOLEAN));
-        assertEquals("M", values.get(CHOICE));
-        assertEquals(List.of("events", "letters"), values.get(CHOICES), "in the order of the field's choices");
+        assertEquals("North", values.get("chapter"));
+        assertEquals(new BigDecimal("-9007199254740991"), values.get("membership_number"));
+        assertEquals(new BigDecimal("12.5"), values.get("pledge"));
+        assertEquals("2024-02-29", values.get("gift_aid_signed"));
+        assertEquals(true, values.get("volunteer"));
+        assertEquals("M", values.get("tshirt_size"));
+        assertEquals(List.of("events", "letters"), values.get("interests"), "in the order of the field's choices");
+        assertEquals(values, CustomValues.stored(values.byKey()), "as a store gives them back");
     }
 
     @Test
@@ -71,7 +71,7 @@ class CustomValueChangesTest {
         CustomValues held = applied(members("chapter", "North", "interests", List.of("news"), "volunteer", false));
 
         CustomValues cleared = CustomValueChanges.from(members("chapter", "   ", "interests", List.of(), "volunteer",
-                null), FIELDS).applyTo(held);
+                null), FIELDS).applyTo(held, FIELDS);
 
         assertEquals(CustomValues.NONE, cleared);
         assertEquals(List.of("chapter", "interests", "volunteer"), held.changedKeys(cleared));
@@ -141,11 +141,11 @@ class CustomValueChangesTest {
                 CustomValueChanges.NONE.problemsApplying(CustomValues.NONE, fields, true));
         assertEquals(List.of(), CustomValueChanges.NONE.problemsApplying(CustomValues.NONE, fields, false),
                 "a modify that does not touch it");
-        CustomValues held = CustomValues.of(Map.of(required, "North"));
+        CustomValues held = CustomValues.stored(Map.of("chapter", "North"));
         assertEquals(List.of(new Problem("custom.chapter", "is required and cannot be cleared")),
                 CustomValueChanges.from(members("chapter", ""), fields).problemsApplying(held, fields, false));
         assertThrows(InvalidInputException.class, () -> CustomValueChanges.from(members("x", 1), fields)
-                .applyTo(held));
+                .applyTo(held, fields));
     }
 
     @Test
@@ -154,9 +154,21 @@ class CustomValueChangesTest {
         CustomValues duplicate = applied(members("chapter", "South", "interests", List.of("events"), "volunteer",
                 true));
 
-        CustomValues merged = survivor.filledFrom(duplicate);
+        CustomValues merged = survivor.filledFrom(duplicate, FIELDS);
 
+        assertEquals(List.of("chapter", "volunteer", "interests"), List.copyOf(merged.byKey().keySet()));
         assertEquals(Map.of("chapter", "North", "volunteer", true, "interests", List.of("news")), merged.byKey());
-        assertEquals(Map.of("chapter", "North"), merged.without(CHOICES.id()).without(BOOLEAN.id()).byKey());
+        assertEquals(Map.of("chapter", "North"), merged.without("interests").without("volunteer").byKey());
+    }
+
+    @Test
+    void aNumberHasOneFormSoThatWhatIsReadBackEqualsWhatWasWritten() {
+        assertEquals("100", CustomValues.number(new BigDecimal("1.00E+2")).toString());
+        assertEquals("12.5", CustomValues.number(new BigDecimal("12.500")).toString());
+        assertEquals("0", CustomValues.number(new BigDecimal("0.000")).toString());
+        assertEquals("1E+20", CustomValues.number(new BigDecimal("100000000000000000000")).toString());
+        assertEquals("1E-7", CustomValues.number(new BigDecimal("0.00000010")).toString());
+        assertThrows(IllegalArgumentException.class, () -> CustomValues.stored(Map.of("pledge", new BigDecimal("1.0"))));
+        assertThrows(IllegalArgumentException.class, () -> CustomValues.stored(Map.of("pledge", 1L)));
     }
 }
