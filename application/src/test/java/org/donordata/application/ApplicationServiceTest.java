@@ -117,7 +117,7 @@ class ApplicationServiceTest {
     void scopesAreParsedByNameAndAnUnknownOneIsNamed() {
         assertEquals(Set.of(Scope.DONORS_READ, Scope.DONORS_ERASE), Scope.parse("donors:read, donors:erase"));
         assertEquals("Unknown scope 'donors:delete'; the scopes are donors:erase,donors:merge,donors:read,"
-                + "donors:write,webhooks:manage.", assertThrows(ApplicationCommandException.class,
+                + "donors:write,fields:manage,webhooks:manage.", assertThrows(ApplicationCommandException.class,
                         () -> Scope.parse("donors:read,donors:delete")).getMessage());
         assertThrows(ApplicationCommandException.class, () -> Scope.parse(" , "));
     }
