@@ -1,5 +1,8 @@
 package org.donordata.adapters.sql;
 
+import java.time.Instant;
+import org.donordata.domain.CustomField;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,11 +17,13 @@ import org.donordata.domain.DonorFilter;
 
 /**
  * Everything the repositories tell about a database, for comparing two field by field: its applications, which
- * application each of the fixture's keys finds (so the key hashes are compared too), every donor, and every donor's
- * history (so a copy's chains of trail records are followed too).
+ * application each of the fixture's keys finds (so the key hashes are compared too), every donor, every donor's
+ * history (so a copy's chains of trail records are followed too), each application's custom fields and the first
+ * records of its audit (its key and field events among them).
  */
 public record RepositorySnapshot(List<Application> applications, List<Optional<Caller>> keyLookups,
-        List<Donor> donors, List<List<AuditRecord>> histories) {
+        List<Donor> donors, List<List<AuditRecord>> histories, List<List<CustomField>> customFields,
+        List<List<AuditRecord>> audits) {
 
     public static RepositorySnapshot of(SqlDatabase database) {
         List<Application> applications = database.applications().list();
@@ -27,12 +32,16 @@ public record RepositorySnapshot(List<Application> applications, List<Optional<C
                 .toList();
         List<List<AuditRecord>> histories = new ArrayList<>();
         List<Donor> donors = new ArrayList<>();
+        List<List<CustomField>> customFields = new ArrayList<>();
+        List<List<AuditRecord>> audits = new ArrayList<>();
         for (Application application : applications) {
+            customFields.add(database.customFields().page(application.id(), 0, CustomField.MAX_PER_APPLICATION));
+            audits.add(database.trail().audit(application.id(), Instant.EPOCH, 0, DonorRepository.MAX_ROWS));
             for (Donor donor : database.donors().list(application.id(), DonorFilter.NONE, 0, DonorRepository.MAX_ROWS)) {
                 donors.add(donor);
                 histories.add(database.trail().history(application.id(), donor.id(), 0, DonorRepository.MAX_ROWS));
             }
         }
-        return new RepositorySnapshot(applications, keyLookups, donors, histories);
+        return new RepositorySnapshot(applications, keyLookups, donors, histories, customFields, audits);
     }
 }

@@ -29,7 +29,10 @@ import org.donordata.application.ApiKey;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.application.TestApplications;
+import org.donordata.application.Actor;
 import org.donordata.application.webhooks.WebhookRepository;
+import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFieldType;
 import org.donordata.domain.Donor;
 import org.donordata.domain.webhooks.WebhookSecret;
 import org.donordata.domain.webhooks.WebhookUrl;
@@ -116,6 +119,11 @@ class DatabaseCopyTest {
         source.webhooks().create(applications.get(1).id(), new WebhookRepository.NewEndpoint(
                 WebhookUrl.of("https://crm.example.org/hooks", WebhookUrl.Rules.STRICT), "CRM", WebhookSecret.make(),
                 Set.of(2L)), 10, Instant.parse("2026-11-25T09:00:00.123456Z"));
+        // A custom field, its choices in their order, and its event in the trail.
+        Instant defined = Instant.parse("2026-11-27T09:00:00.654321Z");
+        source.customFields().create(applications.get(1).id(), new CustomField(1, "tshirt_size", "T-shirt size",
+                CustomFieldType.CHOICES, List.of("S", "M", "XL"), true, "Asked at events", false, defined, defined),
+                CustomField.MAX_PER_APPLICATION, Actor.command("test"));
     }
 
     @AfterEach
@@ -245,9 +253,9 @@ class DatabaseCopyTest {
 
         assertEquals(List.of("applications 0/3", "applications 3/3", "api_keys 0/5", "api_keys 5/5", "donors 0/300",
                 "donors 64/300", "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300",
-                "installation_secrets 0/0", "audit_trail 0/349", "audit_trail 64/349", "audit_trail 128/349", "audit_trail 192/349",
-                "audit_trail 256/349", "audit_trail 320/349", "audit_trail 349/349", "webhook_endpoints 0/1",
-                "webhook_endpoints 1/1"),
+                "installation_secrets 0/0", "audit_trail 0/350", "audit_trail 64/350", "audit_trail 128/350",
+                "audit_trail 192/350", "audit_trail 256/350", "audit_trail 320/350", "audit_trail 350/350",
+                "webhook_endpoints 0/1", "webhook_endpoints 1/1", "custom_fields 0/1", "custom_fields 1/1"),
                 reported);
     }
 
@@ -274,7 +282,7 @@ class DatabaseCopyTest {
         long record = target.dsl().fetchValue(DSL.select(DSL.max(AUDIT_TRAIL.ID))
                 .from(AUDIT_TRAIL));
         assertEquals(List.of("The source holds 300 donors, the target 301. The target holds donor " + extra.id()
-                + ", which the source lacks.", "The source holds 349 audit_trail, the target 350. The target holds"
+                + ", which the source lacks.", "The source holds 350 audit_trail, the target 351. The target holds"
                 + " trail record " + record + ", which the source lacks."), rerun.differences());
     }
 
