@@ -50,6 +50,7 @@ abstract class HostileInputTest {
     private StoredTables tables;
     private Map<String, List<List<String>>> before;
     private long webhookId;
+    private long fieldId;
 
     abstract TestDatabase database(Path directory);
 
@@ -71,6 +72,9 @@ abstract class HostileInputTest {
         // An endpoint for the corpus's webhook requests to aim at; its deliverers' own columns are not compared.
         webhookId = client.post("/api/v1/webhooks", KEY, "{\"url\":\"https://receiver.invalid/hooks\"}").body()
                 .getJsonNumber("data").longValueExact();
+        // A text field for the corpus's field requests to aim at.
+        fieldId = client.post("/api/v1/fields", KEY, "{\"key\":\"chapter\",\"label\":\"Chapter\",\"type\":\"text\"}")
+                .body().getJsonNumber("data").longValueExact();
         tables = new StoredTables(database);
         tables.awaitOrdinalsNumbered();
         tables.awaitKeyUsesRecorded(1);
@@ -86,7 +90,7 @@ abstract class HostileInputTest {
 
     @TestFactory
     Stream<DynamicTest> everyHostileRequestIsRefusedAndChangesNothing() {
-        List<HostileRequests.HostileRequest> corpus = HostileRequests.corpus(KEY, webhookId);
+        List<HostileRequests.HostileRequest> corpus = HostileRequests.corpus(KEY, webhookId, fieldId);
         // docs/security.md says "more than 500"; this keeps that true.
         assertTrue(corpus.size() > 500, "the corpus holds " + corpus.size() + " requests");
         System.out.println("Hostile corpus: " + corpus.size() + " requests");

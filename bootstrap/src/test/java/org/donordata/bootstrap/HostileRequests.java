@@ -36,19 +36,22 @@ final class HostileRequests {
 
     private final String key;
     private final long webhookId;
+    private final long fieldId;
     private final List<HostileRequest> corpus = new ArrayList<>();
 
-    private HostileRequests(String key, long webhookId) {
+    private HostileRequests(String key, long webhookId, long fieldId) {
         this.key = key;
         this.webhookId = webhookId;
+        this.fieldId = fieldId;
     }
 
     /**
      * @param webhookId an endpoint of the key's application: the requests aimed at one go to it, so that each body is
      *        validated (an unknown endpoint would answer 404 to any body)
+     * @param fieldId a custom field of type text of the key's application, for the same reason
      */
-    static List<HostileRequest> corpus(String key, long webhookId) {
-        HostileRequests requests = new HostileRequests(key, webhookId);
+    static List<HostileRequest> corpus(String key, long webhookId, long fieldId) {
+        HostileRequests requests = new HostileRequests(key, webhookId, fieldId);
         requests.malformedJson();
         requests.badEncodings();
         requests.badFieldsAndTypes();
@@ -69,6 +72,7 @@ final class HostileRequests {
         requests.badSearches();
         requests.badMerges();
         requests.badWebhooks();
+        requests.badCustomFields();
         requests.ambiguousFramingOnTheAdminSocket();
         return List.copyOf(requests.corpus);
     }
@@ -293,6 +297,56 @@ final class HostileRequests {
 
     // docs/api.md, "Webhooks": every refused endpoint stores nothing, and no address into the service's own network
     // passes.
+    /** docs/api.md, "Custom fields": keys that are not keys, members of every wrong type, lists past every limit. */
+    private void badCustomFields() {
+        String many = "\"c\",".repeat(10_000);
+        for (String body : List.of("", "[]", "null", "{}", "{\"key\":\"Email\",\"label\":\"L\",\"type\":\"text\"}",
+                "{\"key\":\"1st\",\"label\":\"L\",\"type\":\"text\"}",
+                "{\"key\":\"" + "k".repeat(41) + "\",\"label\":\"L\",\"type\":\"text\"}",
+                "{\"key\":\"custom\",\"label\":\"L\",\"type\":\"text\"}",
+                "{\"key\":\"email\",\"label\":\"L\",\"type\":\"text\"}",
+                "{\"key\":\"größe\",\"label\":\"L\",\"type\":\"text\"}",
+                "{\"key\":7,\"label\":\"L\",\"type\":\"text\"}",
+                "{\"key\":\"k\",\"label\":\" \",\"type\":\"text\"}",
+                "{\"key\":\"k\",\"label\":\"" + "l".repeat(201) + "\",\"type\":\"text\"}",
+                "{\"key\":\"k\",\"label\":\"a\\u0000b\",\"type\":\"text\"}",
+                "{\"key\":\"k\",\"label\":\"\\ud800\",\"type\":\"text\"}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"colour\"}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":null}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"choice\"}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"choice\",\"choices\":[]}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"choice\",\"choices\":[" + many + "\"d\"]}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"choices\",\"choices\":[\"a\",\" a\"]}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"choices\",\"choices\":[\"a|b\"]}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"choices\",\"choices\":[1e999999999]}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"choices\",\"choices\":\"a\"}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"choice\",\"choices\":[\"" + "c".repeat(101) + "\"]}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"text\",\"choices\":[\"a\"]}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"text\",\"description\":\"" + "d".repeat(1_001) + "\"}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"text\",\"required\":\"yes\"}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"text\",\"state\":\"active\"}",
+                "{\"key\":\"k\",\"label\":\"L\",\"type\":\"text\",\"colour\":1}",
+                "{\"key\":\"k\",\"label\":{\"en\":\"L\"},\"type\":\"text\"}")) {
+            post("field body " + shorten(body), "/api/v1/fields", "application/json", utf8(body));
+        }
+        String field = "/api/v1/fields/" + fieldId;
+        for (String body : List.of("", "[]", "null", "{\"key\":\"other\"}", "{\"type\":\"integer\"}",
+                "{\"state\":\"deleted\"}", "{\"state\":null}", "{\"label\":null}", "{\"label\":\"\"}",
+                "{\"choices\":[\"a\"]}", "{\"required\":1}", "{\"description\":[]}", "{\"colour\":1}")) {
+            post("field modify body " + shorten(body), field, "application/json", utf8(body));
+        }
+        for (String body : List.of("{\"x\":1}", "[]", "null")) {
+            post("field removal body " + shorten(body), field + "/remove", "application/json", utf8(body));
+        }
+        get("an unknown field", "/api/v1/fields/999999");
+        get("a field id with a leading zero", "/api/v1/fields/01");
+        get("a field id past a long", "/api/v1/fields/99999999999999999999999");
+        get("fields paged past a long", "/api/v1/fields?offset=99999999999999999999999");
+        get("fields with an unknown parameter", "/api/v1/fields?type=text");
+        post("modifying an unknown field", "/api/v1/fields/999999", "application/json", utf8("{\"label\":\"L\"}"));
+        post("removing an unknown field", "/api/v1/fields/999999/remove", "application/json", utf8("{}"));
+    }
+
     private void badWebhooks() {
         for (String body : List.of("", "{}", "[]", "null", "{\"url\":null}", "{\"url\":3}", "{\"url\":\"\"}",
                 "{\"url\":\"ftp://example.org/\"}", "{\"url\":\"http://example.org/\"}",
