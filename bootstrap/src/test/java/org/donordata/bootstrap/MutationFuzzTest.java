@@ -61,6 +61,8 @@ abstract class MutationFuzzTest {
     private long donorId;
     private long webhookId;
     private long removedWebhookId;
+    private long fieldId;
+    private long removedFieldId;
 
     private record Template(String method, String path, Map<String, String> query, Map<String, String> headers,
             String body) {
@@ -88,6 +90,10 @@ abstract class MutationFuzzTest {
                 .getJsonNumber("data").longValueExact();
         removedWebhookId = client.post("/api/v1/webhooks", KEY, "{\"url\":\"https://receiver.invalid/gone\"}").body()
                 .getJsonNumber("data").longValueExact();
+        fieldId = client.post("/api/v1/fields", KEY, "{\"key\":\"chapter\",\"label\":\"C\",\"type\":\"text\"}")
+                .body().getJsonNumber("data").longValueExact();
+        removedFieldId = client.post("/api/v1/fields", KEY, "{\"key\":\"gone\",\"label\":\"G\",\"type\":\"date\"}")
+                .body().getJsonNumber("data").longValueExact();
         // The deliverers' columns (every failed attempt to reach receiver.invalid) are left out by StoredTables;
         // the owner's columns of every endpoint are compared.
         tables = new StoredTables(database, writtenInTheBackground());
@@ -130,12 +136,49 @@ abstract class MutationFuzzTest {
                 new Template("GET", "/api/v1/webhooks", Map.of(), Map.of(), ""),
                 new Template("GET", "/api/v1/webhooks/" + webhookId + "/secret", Map.of(), Map.of(), ""),
                 new Template("POST", "/api/v1/webhooks/" + removedWebhookId + "/remove", Map.of(), json, "{}"),
+                new Template("POST", "/api/v1/fields", Map.of(), json, "{\"key\":\"tshirt_size\",\"label\":\"T-shirt"
+                        + " size\",\"type\":\"choices\",\"choices\":[\"S\",\"M\"],\"required\":false,\"description\":\"d\"}"),
+                new Template("POST", "/api/v1/fields/" + fieldId, Map.of(), json,
+                        "{\"label\":\"Chapter\",\"state\":\"archived\",\"required\":true}"),
+                new Template("GET", "/api/v1/fields", Map.of("limit", "5", "offset", "0"), Map.of(), ""),
+                new Template("GET", "/api/v1/fields/" + fieldId, Map.of(), Map.of(), ""),
+                new Template("POST", "/api/v1/fields/" + removedFieldId + "/remove", Map.of(), json, "{}"),
                 new Template("GET", "/api/v1/donors/" + donorId + "/duplicates", Map.of(), Map.of(), ""),
                 new Template("POST", "/api/v1/donors/" + donorId + "/merge", Map.of(), json,
                         "{\"duplicate\":" + (donorId + 2) + "}"),
                 new Template("GET", "/docs", Map.of(), Map.of(), ""),
                 new Template("GET", "/docs/assets/swagger-ui.css", Map.of(), Map.of(), ""),
                 new Template("GET", "/openapi.yaml", Map.of(), Map.of(), ""));
+    }
+
+    /** Every operation of the API is mutated: a route added without a template here fails this. */
+    @Test
+    void everyDocumentedOperationHasATemplate() throws Exception {
+        Map<String, Object> paths;
+        try (java.io.Reader reader = java.nio.file.Files.newBufferedReader(Path.of("..", "docs", "openapi.yaml"))) {
+            Map<String, Object> document = new org.yaml.snakeyaml.Yaml().load(reader);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> documented = (Map<String, Object>) document.get("paths");
+            paths = documented;
+        }
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<String, Object> path : paths.entrySet()) {
+            java.util.regex.Pattern route = java.util.regex.Pattern.compile("/api/v1"
+                    + path.getKey().replaceAll("\\{[a-z_]+}", "[^/]+"));
+            @SuppressWarnings("unchecked")
+            Set<String> methods = ((Map<String, Object>) path.getValue()).keySet();
+            for (String method : methods) {
+                if (!method.equals("get") && !method.equals("post")) {
+                    continue;
+                }
+                boolean covered = templates().stream().anyMatch(template -> template.method()
+                        .equalsIgnoreCase(method) && route.matcher(template.path()).matches());
+                if (!covered) {
+                    missing.add(method.toUpperCase() + " " + path.getKey());
+                }
+            }
+        }
+        assertEquals(List.of(), missing, "operations no template mutates");
     }
 
     @Test
