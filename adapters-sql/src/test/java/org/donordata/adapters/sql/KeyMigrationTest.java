@@ -55,58 +55,45 @@ class KeyMigrationTest extends DatabaseTestBase {
 
     @Test
     void v15GivesDonorsMergeToEveryKeyNamedDefaultThatHoldsEveryOtherScopeAndToNoOtherKey() throws Exception {
-        try (TestDatabase old = separateTestDatabase("before-merge-scope")) {
-            DatabaseSettings settings = old.settings();
-            migrations(settings).target(lastBefore(settings, "15")).load().migrate();
-            long application;
-            String everyOther = "donors:erase donors:read donors:write webhooks:manage";
-            try (CloseableDSLContext v14 = connect(settings)) {
-                application = application(v14);
-                for (String[] key : List.of(new String[] {"default", everyOther},
+        String everyOther = "donors:erase donors:read donors:write webhooks:manage";
+        // And fields:manage from V18, which the first key then holds every other scope for.
+        assertEquals(List.of(Scope.all(), Set.of(Scope.DONORS_READ), EnumSet.of(Scope.DONORS_ERASE, Scope.DONORS_READ,
+                Scope.DONORS_WRITE, Scope.WEBHOOKS_MANAGE), Set.of(Scope.DONORS_WRITE)),
+                scopesOnceMigratedFrom("15", List.of(new String[] {"default", everyOther},
                         new String[] {"default", "donors:read"}, new String[] {"Form", everyOther},
-                        new String[] {"Writer", "donors:write"})) {
-                    v14.insertInto(API_KEYS).set(API_KEYS.APPLICATION_ID, application).set(API_KEYS.NAME, key[0])
-                            .set(API_KEYS.KEY_HASH, KeyHash.of(key[0] + " " + key[1]).hex())
-                            .set(API_KEYS.SCOPES, key[1])
-                            .set(API_KEYS.CREATED_AT, DonorRepositoryTestBase.CREATED).execute();
-                }
-            }
-
-            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
-                // And fields:manage from V18, which the key then holds every other scope for.
-                Set<Scope> withMerge = Scope.all();
-                Set<Scope> withoutMerge = EnumSet.of(Scope.DONORS_ERASE, Scope.DONORS_READ, Scope.DONORS_WRITE,
-                        Scope.WEBHOOKS_MANAGE);
-                assertEquals(List.of(withMerge, Set.of(Scope.DONORS_READ), withoutMerge, Set.of(Scope.DONORS_WRITE)),
-                        migrated.applications().keys(new ApplicationId(application)).stream().map(ApiKey::scopes)
-                                .toList());
-            }
-        }
+                        new String[] {"Writer", "donors:write"})));
     }
 
     @Test
     void v18GivesFieldsManageToEveryKeyNamedDefaultThatHoldsEveryOtherScopeAndToNoOtherKey() throws Exception {
-        try (TestDatabase old = separateTestDatabase("before-fields-scope")) {
+        String everyOther = "donors:erase donors:merge donors:read donors:write webhooks:manage";
+        assertEquals(List.of(Scope.all(), EnumSet.of(Scope.DONORS_READ, Scope.DONORS_WRITE),
+                EnumSet.complementOf(EnumSet.of(Scope.FIELDS_MANAGE))),
+                scopesOnceMigratedFrom("18", List.of(new String[] {"default", everyOther},
+                        new String[] {"default", "donors:read donors:write"}, new String[] {"Form", everyOther})));
+    }
+
+    /**
+     * The scopes of these keys ({name, scopes as stored}) of one application, stored just before migration
+     * {@code version} and read once every migration has run.
+     */
+    private List<Set<Scope>> scopesOnceMigratedFrom(String version, List<String[]> keys) throws Exception {
+        try (TestDatabase old = separateTestDatabase("before-" + version)) {
             DatabaseSettings settings = old.settings();
-            migrations(settings).target(lastBefore(settings, "18")).load().migrate();
+            migrations(settings).target(lastBefore(settings, version)).load().migrate();
             long application;
-            String everyOther = "donors:erase donors:merge donors:read donors:write webhooks:manage";
-            try (CloseableDSLContext v17 = connect(settings)) {
-                application = application(v17);
-                for (String[] key : List.of(new String[] {"default", everyOther},
-                        new String[] {"default", "donors:read donors:write"}, new String[] {"Form", everyOther})) {
-                    v17.insertInto(API_KEYS).set(API_KEYS.APPLICATION_ID, application).set(API_KEYS.NAME, key[0])
+            try (CloseableDSLContext before = connect(settings)) {
+                application = application(before);
+                for (String[] key : keys) {
+                    before.insertInto(API_KEYS).set(API_KEYS.APPLICATION_ID, application).set(API_KEYS.NAME, key[0])
                             .set(API_KEYS.KEY_HASH, KeyHash.of(key[0] + " " + key[1]).hex())
                             .set(API_KEYS.SCOPES, key[1])
                             .set(API_KEYS.CREATED_AT, DonorRepositoryTestBase.CREATED).execute();
                 }
             }
-
             try (SqlDatabase migrated = SqlDatabase.open(settings)) {
-                Set<Scope> withoutFields = EnumSet.complementOf(EnumSet.of(Scope.FIELDS_MANAGE));
-                assertEquals(List.of(Scope.all(), EnumSet.of(Scope.DONORS_READ, Scope.DONORS_WRITE), withoutFields),
-                        migrated.applications().keys(new ApplicationId(application)).stream().map(ApiKey::scopes)
-                                .toList());
+                return migrated.applications().keys(new ApplicationId(application)).stream().map(ApiKey::scopes)
+                        .toList();
             }
         }
     }
