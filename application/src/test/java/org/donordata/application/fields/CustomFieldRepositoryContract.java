@@ -166,6 +166,26 @@ public abstract class CustomFieldRepositoryContract {
     }
 
     @Test
+    void removalsAtOnceRemoveTheFieldOnceAndRecordItOnce() throws Exception {
+        CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
+        List<Callable<Boolean>> removals = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            removals.add(() -> fields.remove(owner, chapter.id(), WEBSITE, LATER));
+        }
+
+        long removed = 0;
+        try (ExecutorService threads = Executors.newFixedThreadPool(4)) {
+            for (Future<Boolean> removal : threads.invokeAll(removals)) {
+                removed += removal.get() ? 1 : 0;
+            }
+        }
+
+        assertEquals(1, removed);
+        assertEquals(1, trail.audit(owner, Instant.EPOCH, 0, 30).stream()
+                .filter(record -> record.action() == AuditAction.FIELD_REMOVED).count());
+    }
+
+    @Test
     void definingModifyingAndRemovingAFieldAreInTheAudit() {
         CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
         CustomField renamed = new CustomField(chapter.id(), "chapter", "Chapter", CustomFieldType.TEXT, List.of(),

@@ -18,6 +18,7 @@ import org.donordata.application.AuditAction;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.fields.CustomFieldRepository;
 import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFieldConflictException;
 import org.donordata.domain.CustomFieldType;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -62,29 +63,35 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
                 if (tx.fetchCount(CUSTOM_FIELDS, CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value())) >= limit) {
                     return refused(Refusal.FULL);
                 }
-                long id = tx.insertInto(CUSTOM_FIELDS)
-                        .set(CUSTOM_FIELDS.APPLICATION_ID, owner.value())
-                        .set(CUSTOM_FIELDS.FIELD_KEY, field.key())
-                        .set(CUSTOM_FIELDS.LABEL, field.label())
-                        .set(CUSTOM_FIELDS.FIELD_TYPE, field.type().wireName())
-                        .set(CUSTOM_FIELDS.CHOICES, choices(field))
-                        .set(CUSTOM_FIELDS.REQUIRED, field.required())
-                        .set(CUSTOM_FIELDS.DESCRIPTION, field.description())
-                        .set(CUSTOM_FIELDS.ARCHIVED, field.archived())
-                        .set(CUSTOM_FIELDS.CREATED_AT, micros(field.createdAt()))
-                        .set(CUSTOM_FIELDS.UPDATED_AT, micros(field.updatedAt()))
-                        .returningResult(CUSTOM_FIELDS.ID)
-                        .fetchSingle()
-                        .value1();
+                long id;
+                try {
+                    id = tx.insertInto(CUSTOM_FIELDS)
+                            .set(CUSTOM_FIELDS.APPLICATION_ID, owner.value())
+                            .set(CUSTOM_FIELDS.FIELD_KEY, field.key())
+                            .set(CUSTOM_FIELDS.LABEL, field.label())
+                            .set(CUSTOM_FIELDS.FIELD_TYPE, field.type().wireName())
+                            .set(CUSTOM_FIELDS.CHOICES, choices(field))
+                            .set(CUSTOM_FIELDS.REQUIRED, field.required())
+                            .set(CUSTOM_FIELDS.DESCRIPTION, field.description())
+                            .set(CUSTOM_FIELDS.ARCHIVED, field.archived())
+                            .set(CUSTOM_FIELDS.CREATED_AT, micros(field.createdAt()))
+                            .set(CUSTOM_FIELDS.UPDATED_AT, micros(field.updatedAt()))
+                            .returningResult(CUSTOM_FIELDS.ID)
+                            .fetchSingle()
+                            .value1();
+                } catch (DataAccessException e) {
+                    // Where the lock above does not keep two creates apart, the key's constraint does: refused as a
+                    // domain refusal, so that a shared commit rolls back this write alone (GroupCommitWriter).
+                    if (KEY.isViolatedBy(e, kind)) {
+                        throw CustomFieldConflictException.keyTaken(field.key());
+                    }
+                    throw e;
+                }
                 trail.fieldEvent(tx, owner, id, field.key(), AuditAction.FIELD_CREATED, actor, micros(field.createdAt()));
                 return new Created(find(tx, owner, id), Optional.empty());
             });
-        } catch (DataAccessException e) {
-            // Where the lock above does not keep two creates apart, the key's constraint does.
-            if (KEY.isViolatedBy(e, kind)) {
-                return refused(Refusal.KEY_TAKEN);
-            }
-            throw e;
+        } catch (CustomFieldConflictException taken) {
+            return refused(Refusal.KEY_TAKEN);
         }
     }
 
@@ -138,7 +145,10 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
             if (field.isEmpty()) {
                 return false;
             }
-            tx.deleteFrom(CUSTOM_FIELDS).where(CUSTOM_FIELDS.ID.eq(id)).execute();
+            // Two removals at once: the second deletes nothing, and records nothing.
+            if (tx.deleteFrom(CUSTOM_FIELDS).where(CUSTOM_FIELDS.ID.eq(id)).execute() == 0) {
+                return false;
+            }
             trail.fieldEvent(tx, owner, id, field.get().key(), AuditAction.FIELD_REMOVED, actor, micros(now));
             return true;
         });
