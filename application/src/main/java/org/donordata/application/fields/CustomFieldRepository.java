@@ -39,7 +39,8 @@ public interface CustomFieldRepository {
     Optional<CustomField> find(ApplicationId owner, long id);
 
     /**
-     * Stores the owner's change of a field, as long as it was last changed at {@code previousUpdatedAt}.
+     * Stores the owner's change of a field, as long as it was last changed at {@code previousUpdatedAt}; the change's
+     * own {@code updatedAt} is later, so that a field's times tell its versions apart.
      *
      * @return false when another change came first or the field is gone: nothing was stored
      */

@@ -1,0 +1,45 @@
+package org.donordata.application.fields;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+
+import org.donordata.application.Actor;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.InMemoryDonorRepository;
+import org.donordata.domain.CustomField;
+import org.junit.jupiter.api.Test;
+
+class CustomFieldServiceTest {
+
+    private static final ApplicationId OWNER = new ApplicationId(1);
+    private static final Actor ADMIN = Actor.command("test");
+
+    /**
+     * A modify is stored only over the version it read, told apart by updated_at: a clock that stands still (or a
+     * node's that runs behind) must not give two versions one time, or a concurrent modify would overwrite unseen.
+     */
+    @Test
+    void everyModifyGivesTheFieldALaterTimeEvenWhenTheClockStandsStill() {
+        InMemoryCustomFieldRepository store = new InMemoryCustomFieldRepository(new InMemoryDonorRepository());
+        CustomFieldService service = new CustomFieldService(store,
+                Clock.fixed(Instant.parse("2026-11-27T10:00:00Z"), ZoneOffset.UTC));
+        CustomField created = service.create(OWNER, Map.of("key", "chapter", "label", "Chapter", "type", "text"),
+                ADMIN);
+
+        CustomField first = service.modify(OWNER, created.id(), Map.of("label", "Local chapter"), ADMIN);
+        CustomField second = service.modify(OWNER, created.id(), Map.of("label", "Branch"), ADMIN);
+
+        assertTrue(first.updatedAt().isAfter(created.updatedAt()), first.updatedAt() + " after " + created.updatedAt());
+        assertTrue(second.updatedAt().isAfter(first.updatedAt()));
+        assertFalse(store.update(OWNER, new CustomField(created.id(), "chapter", "Stale", created.type(),
+                created.choices(), false, null, false, created.createdAt(), second.updatedAt().plusSeconds(1)),
+                first.updatedAt(), ADMIN), "an update made from the first version is refused");
+        assertEquals("Branch", service.get(OWNER, created.id()).label());
+    }
+}
