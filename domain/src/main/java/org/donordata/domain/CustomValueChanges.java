@@ -31,10 +31,11 @@ public final class CustomValueChanges {
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
     private static final String PREFIX = CustomField.DONOR_MEMBER + ".";
 
-    private final Map<CustomField, Object> values;
+    /** The values sent, by field id: a definition changed meanwhile is still the same field. */
+    private final Map<Long, Object> values;
     private final List<Problem> problems;
 
-    private CustomValueChanges(Map<CustomField, Object> values, List<Problem> problems) {
+    private CustomValueChanges(Map<Long, Object> values, List<Problem> problems) {
         this.values = values;
         this.problems = problems;
     }
@@ -53,7 +54,7 @@ public final class CustomValueChanges {
         }
         Map<String, CustomField> byKey = new LinkedHashMap<>();
         fields.forEach(field -> byKey.put(field.key(), field));
-        Map<CustomField, Object> values = new LinkedHashMap<>();
+        Map<Long, Object> values = new LinkedHashMap<>();
         members.forEach((key, value) -> {
             CustomField field = byKey.get(String.valueOf(key));
             String subject = PREFIX + (field == null ? Texts.quoteForMessage(String.valueOf(key)) : field.key());
@@ -62,7 +63,7 @@ public final class CustomValueChanges {
             } else if (field.archived()) {
                 problems.add(new Problem(subject, "is archived: its values are read-only"));
             } else {
-                read(field, value, subject, problems).ifPresent(read -> values.put(field, read.orElse(null)));
+                read(field, value, subject, problems).ifPresent(read -> values.put(field.id(), read.orElse(null)));
             }
         });
         return new CustomValueChanges(values, problems);
@@ -206,7 +207,7 @@ public final class CustomValueChanges {
         List<Problem> all = new ArrayList<>(problems);
         CustomValues result = current.with(values, fields);
         for (CustomField field : fields) {
-            boolean sent = values.containsKey(field);
+            boolean sent = values.containsKey(field.id());
             if (field.enforcedRequired() && result.get(field.key()) == null && (creating || sent)) {
                 all.add(new Problem(PREFIX + field.key(), creating ? "is required" : "is required and cannot be cleared"));
             }

@@ -81,14 +81,22 @@ public final class CustomValues {
 
     /**
      * These values with each of {@code changes} set (a null value clears it), the others as they are, in the order of
-     * the fields' ids; a key no field has any more (a field removed while the donor was read) is left out.
+     * the fields' ids; a stored value of a key the list lacks stays, after them (a field read as removed while the
+     * donor was read is the removal's to delete, never a write's to drop).
+     *
+     * @param changes values by field id
      */
-    CustomValues with(Map<CustomField, Object> changes, List<CustomField> fields) {
+    CustomValues with(Map<Long, Object> changes, List<CustomField> fields) {
         LinkedHashMap<String, Object> changed = new LinkedHashMap<>();
         fields.stream().sorted(java.util.Comparator.comparingLong(CustomField::id)).forEach(field -> {
-            Object value = changes.containsKey(field) ? changes.get(field) : values.get(field.key());
+            Object value = changes.containsKey(field.id()) ? changes.get(field.id()) : values.get(field.key());
             if (value != null) {
                 changed.put(field.key(), value);
+            }
+        });
+        values.forEach((key, value) -> {
+            if (fields.stream().noneMatch(field -> field.key().equals(key))) {
+                changed.put(key, value);
             }
         });
         return new CustomValues(changed);
@@ -96,10 +104,10 @@ public final class CustomValues {
 
     /** These values with every one the duplicate has and these lack, in the fields' order: a merge's survivor's. */
     public CustomValues filledFrom(CustomValues duplicate, List<CustomField> fields) {
-        Map<CustomField, Object> filled = new LinkedHashMap<>();
+        Map<Long, Object> filled = new LinkedHashMap<>();
         for (CustomField field : fields) {
             if (!values.containsKey(field.key()) && duplicate.values.containsKey(field.key())) {
-                filled.put(field, duplicate.values.get(field.key()));
+                filled.put(field.id(), duplicate.values.get(field.key()));
             }
         }
         return with(filled, fields);

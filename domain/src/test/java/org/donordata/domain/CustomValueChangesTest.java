@@ -162,6 +162,18 @@ class CustomValueChangesTest {
     }
 
     @Test
+    void aDefinitionChangedMeanwhileIsStillTheSameFieldAndAValueOfAFieldNotListedStays() {
+        CustomValues held = applied(members("chapter", "North", "volunteer", true));
+        CustomField relabelled = new CustomField(TEXT.id(), "chapter", "Local chapter", CustomFieldType.TEXT,
+                List.of(), false, null, false, AT, AT.plusSeconds(60));
+
+        CustomValues changed = CustomValueChanges.from(members("chapter", "South"), FIELDS)
+                .applyTo(held, List.of(relabelled));
+
+        assertEquals(Map.of("chapter", "South", "volunteer", true), changed.byKey());
+    }
+
+    @Test
     void aNumberHasOneFormSoThatWhatIsReadBackEqualsWhatWasWritten() {
         assertEquals("100", CustomValues.number(new BigDecimal("1.00E+2")).toString());
         assertEquals("12.5", CustomValues.number(new BigDecimal("12.500")).toString());
