@@ -73,7 +73,8 @@ final class ServiceJvm {
                             "-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off"));
                     start.addAll(javaCommand(classPath).subList(1, plain.size()));
                 }
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | AssertionError e) {
+                // AssertionError: Await's time-out. Whatever failed, children start as before rather than not at all.
                 System.err.println("ServiceJvm: child JVMs start without an AOT cache: " + e);
             }
             this.start = List.copyOf(start);
@@ -115,6 +116,18 @@ final class ServiceJvm {
             Files.createDirectories(HOME);
             Path partial = Files.createTempFile(HOME, "classes", ".partial");
             try (OutputStream out = Files.newOutputStream(partial); JarOutputStream jarOut = new JarOutputStream(out)) {
+                // Directory entries too, as the jar plugin writes them: a scan of a package (Flyway's of its
+                // migrations) looks the directory up as a resource.
+                java.util.Set<String> directories = new java.util.TreeSet<>();
+                for (Path file : files) {
+                    for (Path parent = directory.relativize(file).getParent(); parent != null; parent = parent.getParent()) {
+                        directories.add(parent.toString().replace('\\', '/') + "/");
+                    }
+                }
+                for (String entry : directories) {
+                    jarOut.putNextEntry(new JarEntry(entry));
+                    jarOut.closeEntry();
+                }
                 for (Path file : files) {
                     jarOut.putNextEntry(new JarEntry(directory.relativize(file).toString().replace('\\', '/')));
                     Files.copy(file, jarOut);
@@ -176,16 +189,24 @@ final class ServiceJvm {
             Thread.currentThread().interrupt();
             return false;
         } finally {
+            // The grandchild too: the JVM that assembles the cache after the training run's exit.
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }
         if (!Files.isRegularFile(partial)) {
             System.err.println("ServiceJvm: the training run wrote no AOT cache; see " + run.resolve("training.log"));
             return false;
         }
-        // A cache is some 90 MB: the ones of earlier class paths go.
+        // A cache is some 90 MB: those of earlier class paths go, once no test JVM of this build can still be
+        // starting children from them (the module's two test runs follow each other within minutes).
+        java.time.Instant stale = java.time.Instant.now().minus(Duration.ofHours(1));
         try (Stream<Path> old = Files.list(HOME)) {
-            for (Path stale : old.filter(path -> path.getFileName().toString().endsWith(".aot")).toList()) {
-                Files.deleteIfExists(stale);
+            java.util.Set<String> inUse = new java.util.HashSet<>(List.of(classPath.split(java.io.File.pathSeparator)));
+            for (Path earlier : old.filter(path -> path.getFileName().toString().matches("(service|classes)-.*\\.(aot|jar)")
+                    || path.getFileName().toString().startsWith("training")).toList()) {
+                if (!inUse.contains(earlier.toString()) && Files.getLastModifiedTime(earlier).toInstant().isBefore(stale)) {
+                    deleteTree(earlier);
+                }
             }
         }
         Files.move(partial, cache, StandardCopyOption.ATOMIC_MOVE);
@@ -202,8 +223,12 @@ final class ServiceJvm {
                     .build();
             HttpRequest list = HttpRequest.newBuilder(URI.create(base + "/api/v1/donors"))
                     .header("api-key", TRAINING_KEY).GET().build();
-            client.send(create, HttpResponse.BodyHandlers.discarding());
-            client.send(list, HttpResponse.BodyHandlers.discarding());
+            // A run that failed its requests would train the cache on its error paths: no cache then.
+            int created = client.send(create, HttpResponse.BodyHandlers.discarding()).statusCode();
+            int listed = client.send(list, HttpResponse.BodyHandlers.discarding()).statusCode();
+            if (created != 201 || listed != 200) {
+                throw new IllegalStateException("the training run answered " + created + " and " + listed);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
