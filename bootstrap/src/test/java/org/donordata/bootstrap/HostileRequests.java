@@ -295,8 +295,6 @@ final class HostileRequests {
         raw("POST on duplicates", request("POST", "/api/v1/donors/1/duplicates", "application/json", utf8("{}")));
     }
 
-    // docs/api.md, "Webhooks": every refused endpoint stores nothing, and no address into the service's own network
-    // passes.
     /** docs/api.md, "Custom fields": keys that are not keys, members of every wrong type, lists past every limit. */
     private void badCustomFields() {
         String many = "\"c\",".repeat(10_000);
@@ -347,6 +345,8 @@ final class HostileRequests {
         post("removing an unknown field", "/api/v1/fields/999999/remove", "application/json", utf8("{}"));
     }
 
+    // docs/api.md, "Webhooks": every refused endpoint stores nothing, and no address into the service's own network
+    // passes.
     private void badWebhooks() {
         for (String body : List.of("", "{}", "[]", "null", "{\"url\":null}", "{\"url\":3}", "{\"url\":\"\"}",
                 "{\"url\":\"ftp://example.org/\"}", "{\"url\":\"http://example.org/\"}",
