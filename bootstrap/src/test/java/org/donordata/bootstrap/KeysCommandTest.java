@@ -88,6 +88,18 @@ class KeysCommandTest {
         return key.getJsonArray("scopes").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
     }
 
+    /** The usage lists the scopes by hand (a picocli description is a constant): a new scope must join it. */
+    @Test
+    void theUsageOfKeysCreateNamesEveryScope() {
+        java.io.PrintWriter discard = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        String usage = String.join(" ", Main.commandLine(env, discard, discard).getSubcommands().get("keys")
+                .getSubcommands().get("create").getCommandSpec().findOption("--scopes").description());
+
+        for (org.donordata.application.Scope scope : org.donordata.application.Scope.all()) {
+            assertTrue(usage.contains(scope.wireName()), scope.wireName() + " in " + usage);
+        }
+    }
+
     @Test
     void aRefusedCreateSaysWhyAndStoresNothing() {
         for (String[] refused : List.of(
