@@ -36,10 +36,6 @@ import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.donordata.testing.RunsAlone;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * What each database must do its own way, asked of the database itself rather than through the repositories: the
@@ -47,9 +43,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * database of {@link TestDatabases}. The feed race runs alone: it loads the machine with two nodes' writers, and on
  * PostgreSQL the feed hands out a change only once every transaction on the server that began before it has ended.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class DatabaseKindTest extends DonorRepositoryTestBase {
 
     private static final Instant NOW = Instant.parse("2026-11-24T10:00:00Z");

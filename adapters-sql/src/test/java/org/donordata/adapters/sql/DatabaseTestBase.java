@@ -16,7 +16,7 @@ import org.junit.jupiter.params.Parameter;
 
 /**
  * A fresh database, migrated and opened before each test and discarded after it. A class run on every database is a
- * {@code @ParameterizedClass} over {@link TestDatabases#ALL}, which sets {@link #databaseUnderTest}; a class about one
+ * {@link OnEveryDatabase} class, whose run sets {@link #databaseUnderTest}; a class about one
  * database overrides {@link #newTestDatabase} instead.
  */
 public abstract class DatabaseTestBase {

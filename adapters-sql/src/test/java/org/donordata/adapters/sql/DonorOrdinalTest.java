@@ -17,18 +17,12 @@ import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.Donor;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Pages are found by ordinal (the V3 migration): the k-th donor of an application in id order has ordinal k, so a page
  * at any offset is exactly the page an id-ordered offset would give. Run on every database of {@link TestDatabases}.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class DonorOrdinalTest extends DonorRepositoryTestBase {
 
     @Test

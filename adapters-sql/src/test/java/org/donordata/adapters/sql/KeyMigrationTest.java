@@ -33,10 +33,6 @@ import org.flywaydb.core.api.MigrationVersion;
 import org.jooq.CloseableDSLContext;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Migration V8 (docs/api.md, "Applications and keys") on an installation of schema version 7, which every database has
@@ -46,9 +42,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * and each idempotency key's row goes to the API key whose create the trail records (docs/api.md, "Safe retries and
  * concurrent edits").
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class KeyMigrationTest extends DatabaseTestBase {
 
     private static final Instant SOON = DonorRepositoryTestBase.CREATED.plusSeconds(60);

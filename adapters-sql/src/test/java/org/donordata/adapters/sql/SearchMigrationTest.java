@@ -19,19 +19,13 @@ import org.donordata.domain.SearchQuery;
 import org.flywaydb.core.api.MigrationVersion;
 import org.jooq.CloseableDSLContext;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Migrations V9, 9.1, V10 and 10.1 (docs/api.md, "Duplicates and merge") on an installation of schema version 8: the
  * donors stored before are found by search, and as duplicates, as the ones stored after are, folded by the service's
  * rule; erased ones are not.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class SearchMigrationTest extends DatabaseTestBase {
 
     @Test

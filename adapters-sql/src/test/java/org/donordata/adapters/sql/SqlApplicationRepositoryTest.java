@@ -7,15 +7,9 @@ import org.donordata.application.ApplicationRepositoryContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** The application port's contract on a fresh database of each of {@link TestDatabases}. */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class SqlApplicationRepositoryTest extends ApplicationRepositoryContract {
 
     @TempDir

@@ -24,19 +24,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The trail's contract on a fresh database of each of {@link TestDatabases}, and what only the {@code audit_trail}
  * table keeps: each donor's records chained from its row, a page that reads only the records on its way, and no value
  * of a donor in any column.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class SqlAuditTrailTest extends TrailContract {
 
     @TempDir

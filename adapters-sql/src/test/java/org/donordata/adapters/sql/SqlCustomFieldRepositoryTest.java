@@ -5,16 +5,10 @@ import java.nio.file.Path;
 import org.donordata.application.fields.CustomFieldRepositoryContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
 
 /** The custom fields port's contract on a fresh database of each of {@link TestDatabases}. */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class SqlCustomFieldRepositoryTest extends CustomFieldRepositoryContract {
 
     @TempDir

@@ -10,19 +10,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The donor port's contract on a fresh database of each of {@link TestDatabases}; a second node is a second
  * SqlDatabase. The contract's tests that read the feed run alone (they say so): on PostgreSQL the feed hands out a
  * change only once every transaction on the server that began before it has ended, another class's too.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class SqlDonorRepositoryTest extends DonorMergeContract {
 
     @TempDir

@@ -32,18 +32,12 @@ import org.donordata.domain.IdempotencyKey;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * What the SQL adapter keeps beyond the ports' contracts: the schema's own constraints, reopening without migrating
  * again, and the rows behind idempotent creates. Run on every database of {@link TestDatabases}.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class SqlStorageTest extends DonorRepositoryTestBase {
 
     static final Duration LIFETIME = Duration.ofHours(24);

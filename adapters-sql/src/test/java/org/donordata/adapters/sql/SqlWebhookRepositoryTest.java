@@ -37,10 +37,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The webhook port's contract on a fresh database of each of {@link TestDatabases}, and what only the SQL store
@@ -48,9 +44,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * V17 on the endpoints stored before it. Its tests that read the feed run alone (they say so): on PostgreSQL the feed
  * hands out a change only once every transaction on the server that began before it has ended, another class's too.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class SqlWebhookRepositoryTest extends WebhookRepositoryContract {
 
     @TempDir

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Every database the adapter supports, as its tests open them: the one list each test class of the adapter's
- * behaviour runs on, through {@code @ParameterizedClass} with {@code @FieldSource("…TestDatabases#ALL")}
+ * behaviour runs on, through {@link OnEveryDatabase}
  * (docs/architecture.md, "Port contracts: a new adapter gets the behaviour suite for free"). A further database is
  * one more entry here, not a class per test class.
  */

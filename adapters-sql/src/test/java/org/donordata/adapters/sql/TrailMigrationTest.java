@@ -20,10 +20,6 @@ import org.flywaydb.core.api.MigrationVersion;
 import org.jooq.CloseableDSLContext;
 import org.junit.jupiter.api.Test;
 import org.donordata.testing.RunsAlone;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.FieldSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Migration V12 (the trail chained from the donors' rows, issue 19) on an installation of schema version 11, whose
@@ -33,9 +29,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * The test that reads the feed runs alone: on PostgreSQL the feed hands out a change only once every transaction on
  * the server that began before it has ended, another class's too.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ParameterizedClass(name = "{0}")
-@FieldSource("org.donordata.adapters.sql.TestDatabases#ALL")
+@OnEveryDatabase
 class TrailMigrationTest extends DatabaseTestBase {
 
     @Test
