@@ -108,7 +108,9 @@ public final class SqlDatabase implements AutoCloseable {
         // Keys' last uses are written off the requests that used them; those under way finish before the pool closes.
         ExecutorService keyUses = Executors.newVirtualThreadPerTaskExecutor();
         closedFirst.add(keyUses);
-        this.applications = new CachedApplicationRepository(new JooqApplicationRepository(dsl, kind),
+        // Rendered once: the donors', the keys' and the fields' writes append to the trail with the same statements.
+        DonorQueries queries = DonorQueries.of(kind);
+        this.applications = new CachedApplicationRepository(new JooqApplicationRepository(dsl, kind, queries.trail()),
                 apiKeyCacheLifetime, Ticker.systemTicker(), keyUses);
         this.trail = new SqlAuditTrail(dsl, kind);
         DatabaseKind.Access access = kind.access(dsl, dataSource, settings.jdbcUrl(), settings.connectionTimeout());
@@ -117,9 +119,9 @@ public final class SqlDatabase implements AutoCloseable {
         Writes writes = access.writes();
         this.unguardedWrites = writes;
         this.writes = failures.guard(writes);
-        this.donors = new SqlDonorRepository(DonorQueries.of(kind), failures.guard(reads), this.writes);
+        this.donors = new SqlDonorRepository(queries, failures.guard(reads), this.writes);
         this.webhooks = new SqlWebhookRepository(dsl, kind, this.writes, donors);
-        this.customFields = new SqlCustomFieldRepository(dsl, kind, this.writes);
+        this.customFields = new SqlCustomFieldRepository(dsl, kind, this.writes, queries.trail());
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */

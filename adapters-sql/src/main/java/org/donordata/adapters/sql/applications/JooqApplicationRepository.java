@@ -1,16 +1,18 @@
 package org.donordata.adapters.sql.applications;
 
+import static org.donordata.adapters.sql.kit.StoredInstantBinding.micros;
+
 import static org.donordata.adapters.sql.schema.Tables.API_KEYS;
 import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.StoredInstantBinding;
 import org.donordata.adapters.sql.kit.UniqueConstraint;
 import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.Actor;
@@ -39,10 +41,11 @@ public final class JooqApplicationRepository implements ApplicationRepository {
     private final DatabaseKind kind;
     private final TrailAppend trail;
 
-    public JooqApplicationRepository(DSLContext dsl, DatabaseKind kind) {
+    /** @param trail how the keys' events are appended to the trail */
+    public JooqApplicationRepository(DSLContext dsl, DatabaseKind kind, TrailAppend trail) {
         this.dsl = dsl;
         this.kind = kind;
-        this.trail = TrailAppend.of(kind);
+        this.trail = trail;
     }
 
     @Override
@@ -139,7 +142,7 @@ public final class JooqApplicationRepository implements ApplicationRepository {
 
     private ApiKey insertKey(DSLContext tx, ApplicationId application, NewKey key, Optional<Long> rotatedFrom,
             AuditAction event, Actor actor, Instant now) {
-        Optional<Instant> expiresAt = key.expiresAt().map(JooqApplicationRepository::micros);
+        Optional<Instant> expiresAt = key.expiresAt().map(StoredInstantBinding::micros);
         long id = tx.insertInto(API_KEYS)
                 .set(API_KEYS.APPLICATION_ID, application.value())
                 .set(API_KEYS.NAME, key.name())
@@ -163,9 +166,6 @@ public final class JooqApplicationRepository implements ApplicationRepository {
                 .where(API_KEYS.ID.eq(keyId), API_KEYS.ENDS_AT.isNull().or(API_KEYS.ENDS_AT.gt(at))).execute();
     }
 
-    private static Instant micros(Instant instant) {
-        return instant.truncatedTo(ChronoUnit.MICROS);
-    }
 
     private static Set<Scope> scopes(String stored) {
         Set<Scope> scopes = EnumSet.noneOf(Scope.class);

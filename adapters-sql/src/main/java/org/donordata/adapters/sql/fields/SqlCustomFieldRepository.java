@@ -1,13 +1,14 @@
 package org.donordata.adapters.sql.fields;
 
-import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
+import static org.donordata.adapters.sql.kit.StoredInstantBinding.micros;
+
 import static org.donordata.adapters.sql.schema.Tables.CUSTOM_FIELDS;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
+import org.donordata.adapters.sql.applications.ApplicationStorage;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.UniqueConstraint;
 import org.donordata.adapters.sql.kit.Writes;
@@ -42,20 +43,19 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
     private final DatabaseKind kind;
     private final TrailAppend trail;
 
-    public SqlCustomFieldRepository(DSLContext dsl, DatabaseKind kind, Writes writes) {
+    /** @param trail how the fields' events are appended to the trail */
+    public SqlCustomFieldRepository(DSLContext dsl, DatabaseKind kind, Writes writes, TrailAppend trail) {
         this.dsl = dsl;
         this.writes = writes;
         this.kind = kind;
-        this.trail = TrailAppend.of(kind);
+        this.trail = trail;
     }
 
     @Override
     public Created create(ApplicationId owner, CustomField field, int limit, Actor actor) {
         try {
             return writes.write(tx -> {
-                // Creates of one owner wait here for each other, so two at once never both pass the limit or the key.
-                kind.lockedForUpdate(tx.select(APPLICATIONS.ID).from(APPLICATIONS)
-                        .where(APPLICATIONS.ID.eq(owner.value()))).fetch();
+                ApplicationStorage.lockOwner(tx, kind, owner);
                 if (tx.fetchExists(CUSTOM_FIELDS, CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()),
                         CUSTOM_FIELDS.FIELD_KEY.eq(field.key()))) {
                     return refused(Refusal.KEY_TAKEN);
@@ -88,7 +88,10 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
                     throw e;
                 }
                 trail.fieldEvent(tx, owner, id, field.key(), AuditAction.FIELD_CREATED, actor, micros(field.createdAt()));
-                return new Created(find(tx, owner, id), Optional.empty());
+                // As stored: its instants to the microsecond, nothing else the store changes.
+                return new Created(Optional.of(new CustomField(id, field.key(), field.label(), field.type(),
+                        field.choices(), field.required(), field.description(), field.archived(),
+                        micros(field.createdAt()), micros(field.updatedAt()))), Optional.empty());
             });
         } catch (CustomFieldConflictException taken) {
             return refused(Refusal.KEY_TAKEN);
@@ -108,10 +111,6 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
 
     @Override
     public Optional<CustomField> find(ApplicationId owner, long id) {
-        return find(dsl, owner, id);
-    }
-
-    private static Optional<CustomField> find(DSLContext dsl, ApplicationId owner, long id) {
         return dsl.selectFrom(CUSTOM_FIELDS)
                 .where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()), CUSTOM_FIELDS.ID.eq(id))
                 .fetchOptional(SqlCustomFieldRepository::field);
@@ -141,15 +140,17 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
     @Override
     public boolean remove(ApplicationId owner, long id, Actor actor, Instant now) {
         return writes.write(tx -> {
-            Optional<CustomField> field = find(tx, owner, id);
-            if (field.isEmpty()) {
+            Optional<String> key = tx.select(CUSTOM_FIELDS.FIELD_KEY).from(CUSTOM_FIELDS)
+                    .where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()), CUSTOM_FIELDS.ID.eq(id))
+                    .fetchOptional(CUSTOM_FIELDS.FIELD_KEY);
+            if (key.isEmpty()) {
                 return false;
             }
             // Two removals at once: the second deletes nothing, and records nothing.
             if (tx.deleteFrom(CUSTOM_FIELDS).where(CUSTOM_FIELDS.ID.eq(id)).execute() == 0) {
                 return false;
             }
-            trail.fieldEvent(tx, owner, id, field.get().key(), AuditAction.FIELD_REMOVED, actor, micros(now));
+            trail.fieldEvent(tx, owner, id, key.get(), AuditAction.FIELD_REMOVED, actor, micros(now));
             return true;
         });
     }
@@ -175,7 +176,4 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
         }
     }
 
-    private static Instant micros(Instant instant) {
-        return instant.truncatedTo(ChronoUnit.MICROS);
-    }
 }

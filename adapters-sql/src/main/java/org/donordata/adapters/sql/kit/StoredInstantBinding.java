@@ -25,6 +25,11 @@ import org.jooq.impl.DSL;
  */
 public final class StoredInstantBinding implements Binding<OffsetDateTime, Instant> {
 
+    /** The instant as every database keeps it: to the microsecond, so that what is read back equals what was written. */
+    public static Instant micros(Instant instant) {
+        return instant.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    }
+
     private static final Converter<OffsetDateTime, Instant> CONVERTER = Converter.ofNullable(OffsetDateTime.class,
             Instant.class, OffsetDateTime::toInstant, instant -> instant.atOffset(ZoneOffset.UTC));
 

@@ -1,11 +1,11 @@
 package org.donordata.adapters.sql.webhooks;
 
-import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
+import static org.donordata.adapters.sql.kit.StoredInstantBinding.micros;
+
 import static org.donordata.adapters.sql.schema.Tables.WEBHOOK_ENDPOINTS;
 
 import java.net.URI;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +14,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.donordata.adapters.sql.applications.ApplicationStorage;
 import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.StoredInstantBinding;
 import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorRepository;
@@ -60,9 +62,7 @@ public final class SqlWebhookRepository implements WebhookRepository {
         // change committed meanwhile is delivered, never one lost.
         ChangePosition start = donors.latestChange(owner);
         return writes.write(tx -> {
-            // Creates of one owner wait here for each other, so two at once never both pass the limit.
-            kind.lockedForUpdate(tx.select(APPLICATIONS.ID).from(APPLICATIONS)
-                    .where(APPLICATIONS.ID.eq(owner.value()))).fetch();
+            ApplicationStorage.lockOwner(tx, kind, owner);
             if (tx.fetchCount(WEBHOOK_ENDPOINTS, WEBHOOK_ENDPOINTS.APPLICATION_ID.eq(owner.value())) >= limit) {
                 return Optional.empty();
             }
@@ -103,7 +103,7 @@ public final class SqlWebhookRepository implements WebhookRepository {
                 .set(WEBHOOK_ENDPOINTS.DESCRIPTION, changed.description())
                 .set(WEBHOOK_ENDPOINTS.SECRET, changed.secret().written())
                 .set(WEBHOOK_ENDPOINTS.PREVIOUS_SECRET, changed.previousSecret().map(WebhookSecret::written).orElse(null))
-                .set(WEBHOOK_ENDPOINTS.PREVIOUS_SECRET_UNTIL, changed.previousSecretUntil().map(SqlWebhookRepository::micros)
+                .set(WEBHOOK_ENDPOINTS.PREVIOUS_SECRET_UNTIL, changed.previousSecretUntil().map(StoredInstantBinding::micros)
                         .orElse(null))
                 .set(WEBHOOK_ENDPOINTS.IGNORE_KEYS, keys(changed.ignoreKeys()))
                 .set(state(changed.state()))
@@ -160,12 +160,12 @@ public final class SqlWebhookRepository implements WebhookRepository {
         columns.put(WEBHOOK_ENDPOINTS.CAUGHT_UP_CHANGE, state.caughtUpThrough().change());
         columns.put(WEBHOOK_ENDPOINTS.CAUGHT_UP_DONOR, state.caughtUpThrough().donorId());
         columns.put(WEBHOOK_ENDPOINTS.DISABLED_REASON, state.disabledReason().map(SqlWebhookRepository::cut).orElse(null));
-        columns.put(WEBHOOK_ENDPOINTS.LAST_SUCCESS_AT, state.lastSuccessAt().map(SqlWebhookRepository::micros).orElse(null));
-        columns.put(WEBHOOK_ENDPOINTS.LAST_FAILURE_AT, state.lastFailureAt().map(SqlWebhookRepository::micros).orElse(null));
+        columns.put(WEBHOOK_ENDPOINTS.LAST_SUCCESS_AT, state.lastSuccessAt().map(StoredInstantBinding::micros).orElse(null));
+        columns.put(WEBHOOK_ENDPOINTS.LAST_FAILURE_AT, state.lastFailureAt().map(StoredInstantBinding::micros).orElse(null));
         columns.put(WEBHOOK_ENDPOINTS.LAST_FAILURE, state.lastFailure().map(SqlWebhookRepository::cut).orElse(null));
         columns.put(WEBHOOK_ENDPOINTS.CONSECUTIVE_FAILURES, state.consecutiveFailures());
-        columns.put(WEBHOOK_ENDPOINTS.FAILING_SINCE, state.failingSince().map(SqlWebhookRepository::micros).orElse(null));
-        columns.put(WEBHOOK_ENDPOINTS.NEXT_ATTEMPT_AT, state.nextAttemptAt().map(SqlWebhookRepository::micros).orElse(null));
+        columns.put(WEBHOOK_ENDPOINTS.FAILING_SINCE, state.failingSince().map(StoredInstantBinding::micros).orElse(null));
+        columns.put(WEBHOOK_ENDPOINTS.NEXT_ATTEMPT_AT, state.nextAttemptAt().map(StoredInstantBinding::micros).orElse(null));
         return columns;
     }
 
@@ -203,7 +203,4 @@ public final class SqlWebhookRepository implements WebhookRepository {
         return text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT - 1) + "…";
     }
 
-    private static Instant micros(Instant instant) {
-        return instant.truncatedTo(ChronoUnit.MICROS);
-    }
 }
