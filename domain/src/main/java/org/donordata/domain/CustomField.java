@@ -48,11 +48,4 @@ public record CustomField(long id, String key, String label, CustomFieldType typ
     public Optional<String> describedAs() {
         return Optional.ofNullable(description);
     }
-
-    /** Whether the two define the field alike, whenever each was last changed: a modify to this is no change. */
-    public boolean sameDefinitionAs(CustomField other) {
-        return id == other.id && key.equals(other.key) && label.equals(other.label) && type == other.type
-                && choices.equals(other.choices) && required == other.required
-                && java.util.Objects.equals(description, other.description) && archived == other.archived;
-    }
 }

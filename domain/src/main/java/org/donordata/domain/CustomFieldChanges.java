@@ -117,7 +117,7 @@ public final class CustomFieldChanges {
             problems.add(new Problem(member, "must be a string" + (mayBeEmpty ? " or null" : "")));
             return Optional.empty();
         }
-        String problem = textProblem(text, max);
+        String problem = Texts.problem(text, max);
         String trimmed = text.strip();
         if (problem == null && !mayBeEmpty && Texts.isInvisible(trimmed)) {
             problem = "must not be blank";
@@ -127,19 +127,6 @@ public final class CustomFieldChanges {
             return Optional.empty();
         }
         return Optional.of(Texts.isInvisible(trimmed) ? "" : trimmed);
-    }
-
-    private static String textProblem(String text, int max) {
-        if (!Texts.isWellFormedUnicode(text)) {
-            return "must be valid Unicode text (it has an unpaired surrogate)";
-        }
-        if (Texts.hasForbiddenControlCharacter(text)) {
-            return "must not contain control characters";
-        }
-        if (Texts.length(text.strip()) > max) {
-            return "must be at most " + max + " characters";
-        }
-        return null;
     }
 
     private static Optional<List<String>> choices(Object value, List<Problem> problems) {
@@ -159,7 +146,7 @@ public final class CustomFieldChanges {
                 problems.add(new Problem(subject, "must be a string"));
                 continue;
             }
-            String problem = textProblem(text, CustomField.MAX_CHOICE);
+            String problem = Texts.problem(text, CustomField.MAX_CHOICE);
             String trimmed = text.strip();
             if (problem == null && Texts.isInvisible(trimmed)) {
                 problem = "must not be blank";

@@ -80,7 +80,7 @@ public final class CustomValueChanges {
         switch (field.type()) {
             case TEXT -> {
                 if (value instanceof String text) {
-                    problem = textProblem(text);
+                    problem = Texts.problem(text, MAX_TEXT);
                     String trimmed = text.strip();
                     read = problem != null || Texts.isInvisible(trimmed) ? null : trimmed;
                 } else {
@@ -177,19 +177,6 @@ public final class CustomValueChanges {
             }
         }
         return Optional.of(field.choices().stream().filter(chosen::contains).toList());
-    }
-
-    private static String textProblem(String text) {
-        if (!Texts.isWellFormedUnicode(text)) {
-            return "must be valid Unicode text (it has an unpaired surrogate)";
-        }
-        if (Texts.hasForbiddenControlCharacter(text)) {
-            return "must not contain control characters";
-        }
-        if (Texts.length(text.strip()) > MAX_TEXT) {
-            return "must be at most " + MAX_TEXT + " characters";
-        }
-        return null;
     }
 
     private static String quoted(List<String> choices) {

@@ -85,16 +85,11 @@ public final class DonorChanges {
     }
 
     private static String textProblem(DonorField field, String text) {
-        if (!Texts.isWellFormedUnicode(text)) {
-            return "must be valid Unicode text (it has an unpaired surrogate)";
-        }
-        if (Texts.hasForbiddenControlCharacter(text)) {
-            return "must not contain control characters";
+        String problem = Texts.problem(text, field.maxLength());
+        if (problem != null) {
+            return problem;
         }
         String trimmed = text.strip();
-        if (Texts.length(trimmed) > field.maxLength()) {
-            return "must be at most " + field.maxLength() + " characters";
-        }
         if (Texts.isInvisible(trimmed)) {
             return null;
         }

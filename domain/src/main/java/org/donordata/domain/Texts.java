@@ -9,6 +9,23 @@ final class Texts {
     }
 
     /** Quotes client text for an error message, shortened and with control characters made visible. */
+    /**
+     * What is wrong with client text before any rule of its own: an unpaired surrogate, a control character, or more
+     * than {@code max} characters after trimming; null when none is.
+     */
+    static String problem(String text, int max) {
+        if (!isWellFormedUnicode(text)) {
+            return "must be valid Unicode text (it has an unpaired surrogate)";
+        }
+        if (hasForbiddenControlCharacter(text)) {
+            return "must not contain control characters";
+        }
+        if (length(text.strip()) > max) {
+            return "must be at most " + max + " characters";
+        }
+        return null;
+    }
+
     static String quoteForMessage(String text) {
         StringBuilder quoted = new StringBuilder("'");
         int shown = 0;

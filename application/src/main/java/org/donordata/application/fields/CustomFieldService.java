@@ -69,14 +69,14 @@ public final class CustomFieldService {
         CustomFieldChanges changes = CustomFieldChanges.forModify(body);
         for (int attempt = 1; ; attempt++) {
             CustomField current = get(owner, id);
+            if (changes.applyTo(current, current.updatedAt()).equals(current)) {
+                return current;
+            }
             // Later than the change it replaces, whatever the clocks: updated_at is what a concurrent modify is
             // told apart by (CustomFieldRepository.update).
             Instant now = now();
             CustomField changed = changes.applyTo(current, now.isAfter(current.updatedAt()) ? now
                     : current.updatedAt().plus(1, ChronoUnit.MICROS));
-            if (changed.sameDefinitionAs(current)) {
-                return current;
-            }
             if (fields.update(owner, changed, current.updatedAt(), actor)) {
                 return changed;
             }
