@@ -13,6 +13,8 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.adapters.http.errors.ApiException;
+import org.donordata.adapters.http.observability.AccessLog;
+import org.donordata.application.Actor;
 import org.donordata.application.Caller;
 import org.donordata.application.Scope;
 
@@ -42,6 +44,11 @@ public final class Access {
     private final Set<Registered> registered = new LinkedHashSet<>();
 
     /** A route that needs this scope. */
+    /** Who a request's change is recorded as in the trail: the calling key, with the request's id. */
+    public static Actor actor(ServerRequest req, Caller caller) {
+        return caller.actor(AccessLog.RequestId.of(req));
+    }
+
     public static Route needs(Scope scope, CallerHandler handler) {
         return new Route(Optional.of(scope), handler);
     }

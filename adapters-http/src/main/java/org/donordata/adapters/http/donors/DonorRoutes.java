@@ -14,12 +14,9 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.donordata.adapters.http.access.Access;
-import org.donordata.adapters.http.errors.ApiException;
-import org.donordata.adapters.http.observability.AccessLog;
 import org.donordata.adapters.http.observability.HttpMetrics;
 import org.donordata.adapters.http.requests.JsonBody;
 import org.donordata.adapters.http.responses.Envelope;
-import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.AuditRecord;
 import org.donordata.application.Caller;
@@ -132,7 +129,7 @@ public final class DonorRoutes {
             throw withProblemsOfTheBody(fields, badKey);
         }
         String externalId = DonorParameters.externalId(req);
-        Upserted upserted = donors.upsert(caller.application().id(), actor(req, caller), externalId, fields,
+        Upserted upserted = donors.upsert(caller.application().id(), Access.actor(req, caller), externalId, fields,
                 EntityTags.expected(req), key);
         long id = upserted.donor().id();
         res.header(HeaderNames.ETAG, EntityTags.of(upserted.donor().version()));
@@ -159,13 +156,13 @@ public final class DonorRoutes {
         }
         long id;
         if (key.isPresent()) {
-            KeyedCreate created = donors.createOnce(caller.application().id(), actor(req, caller), fields, key.get());
+            KeyedCreate created = donors.createOnce(caller.application().id(), Access.actor(req, caller), fields, key.get());
             if (created.repeated()) {
                 metrics.idempotentReplays.increment();
             }
             id = created.donorId();
         } else {
-            id = donors.create(caller.application().id(), actor(req, caller), fields, Optional.empty());
+            id = donors.create(caller.application().id(), Access.actor(req, caller), fields, Optional.empty());
         }
         res.header(HeaderNames.LOCATION, DONORS + "/" + id);
         Envelope.ok(req, res, Status.CREATED_201, json -> json.writeNumber(id));
@@ -173,7 +170,7 @@ public final class DonorRoutes {
 
     private void modify(ServerRequest req, ServerResponse res, Caller caller) {
         DonorChanges changes = DonorChanges.from(JsonBody.read(req));
-        changed(req, res, donors.modify(caller.application().id(), actor(req, caller), DonorParameters.donorId(req),
+        changed(req, res, donors.modify(caller.application().id(), Access.actor(req, caller), DonorParameters.donorId(req),
                 changes, EntityTags.expected(req)));
     }
 
@@ -185,10 +182,8 @@ public final class DonorRoutes {
 
     // The body may be absent or {}: an erasure takes no fields.
     private void erase(ServerRequest req, ServerResponse res, Caller caller) {
-        if (req.content().hasEntity() && !JsonBody.readOptional(req).isEmpty()) {
-            throw ApiException.badRequest("An erasure takes no fields: send no body, or {}.");
-        }
-        changed(req, res, donors.erase(caller.application().id(), actor(req, caller), DonorParameters.donorId(req),
+        JsonBody.requireNoMembers(req, "An erasure");
+        changed(req, res, donors.erase(caller.application().id(), Access.actor(req, caller), DonorParameters.donorId(req),
                 EntityTags.expected(req)));
     }
 
@@ -200,7 +195,7 @@ public final class DonorRoutes {
     // The survivor is the donor the path names, and the one If-Match applies to.
     private void merge(ServerRequest req, ServerResponse res, Caller caller) {
         long duplicate = DonorParameters.duplicateToMerge(JsonBody.read(req));
-        changed(req, res, donors.merge(caller.application().id(), actor(req, caller), DonorParameters.donorId(req),
+        changed(req, res, donors.merge(caller.application().id(), Access.actor(req, caller), DonorParameters.donorId(req),
                 duplicate, EntityTags.expected(req)));
     }
 
@@ -212,9 +207,6 @@ public final class DonorRoutes {
     }
 
     /** Who the trail says made a change in this request. */
-    private static Actor actor(ServerRequest req, Caller caller) {
-        return caller.actor(AccessLog.RequestId.of(req));
-    }
 
     /** One answer names every problem of a request: those of the body first, as a create would find them. */
     private static InvalidInputException withProblemsOfTheBody(DonorChanges fields, InvalidInputException other) {

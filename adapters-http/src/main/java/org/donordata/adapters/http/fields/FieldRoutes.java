@@ -13,12 +13,9 @@ import io.helidon.webserver.http.ServerResponse;
 import org.donordata.adapters.http.access.Access;
 import org.donordata.adapters.http.donors.DonorParameters;
 import org.donordata.adapters.http.donors.DonorRoutes;
-import org.donordata.adapters.http.errors.ApiException;
-import org.donordata.adapters.http.observability.AccessLog;
 import org.donordata.adapters.http.requests.JsonBody;
 import org.donordata.adapters.http.requests.PathIds;
 import org.donordata.adapters.http.responses.Envelope;
-import org.donordata.application.Actor;
 import org.donordata.application.Caller;
 import org.donordata.application.Scope;
 import org.donordata.application.fields.CustomFieldService;
@@ -52,7 +49,7 @@ public final class FieldRoutes {
 
     private void create(ServerRequest req, ServerResponse res, Caller caller) {
         CustomField created = fields.create(caller.application().id(), FieldJson.body(JsonBody.read(req)),
-                actor(req, caller));
+                Access.actor(req, caller));
         res.header(HeaderNames.LOCATION, FIELDS + "/" + created.id());
         Envelope.ok(req, res, Status.CREATED_201, json -> json.writeNumber(created.id()));
     }
@@ -70,22 +67,17 @@ public final class FieldRoutes {
     private void modify(ServerRequest req, ServerResponse res, Caller caller) {
         long id = fieldId(req);
         CustomField changed = fields.modify(caller.application().id(), id, FieldJson.body(JsonBody.read(req)),
-                actor(req, caller));
+                Access.actor(req, caller));
         Envelope.ok(req, res, Status.OK_200, json -> FieldJson.fields(json, List.of(changed)));
     }
 
     private void remove(ServerRequest req, ServerResponse res, Caller caller) {
         long id = fieldId(req);
-        if (req.content().hasEntity() && !JsonBody.readOptional(req).isEmpty()) {
-            throw ApiException.badRequest("A removal takes no fields: send no body, or {}.");
-        }
-        fields.remove(caller.application().id(), id, actor(req, caller));
+        JsonBody.requireNoMembers(req, "A removal");
+        fields.remove(caller.application().id(), id, Access.actor(req, caller));
         Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(id));
     }
 
-    private static Actor actor(ServerRequest req, Caller caller) {
-        return caller.actor(AccessLog.RequestId.of(req));
-    }
 
     /** @throws CustomFieldNotFoundException unless the path's {@code id} is a positive whole number */
     private static long fieldId(ServerRequest req) {

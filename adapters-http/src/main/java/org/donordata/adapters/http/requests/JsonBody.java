@@ -50,6 +50,17 @@ public final class JsonBody {
     private JsonBody() {
     }
 
+    /**
+     * Refuses a body with members where the route takes none (an erasure, a removal): no body and {@code {}} pass.
+     *
+     * @param what the request as the message names it, such as "A removal"
+     */
+    public static void requireNoMembers(ServerRequest req, String what) {
+        if (req.content().hasEntity() && !readOptional(req).isEmpty()) {
+            throw ApiException.badRequest(what + " takes no fields: send no body, or {}.");
+        }
+    }
+
     /** The members of the request's body; see {@link #members}. */
     public static Map<String, Object> read(ServerRequest req) {
         requireJson(req.headers());

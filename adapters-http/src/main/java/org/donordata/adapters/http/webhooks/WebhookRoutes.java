@@ -14,7 +14,6 @@ import io.helidon.webserver.http.ServerResponse;
 
 import org.donordata.adapters.http.access.Access;
 import org.donordata.adapters.http.donors.DonorRoutes;
-import org.donordata.adapters.http.errors.ApiException;
 import org.donordata.adapters.http.requests.JsonBody;
 import org.donordata.adapters.http.requests.PathIds;
 import org.donordata.adapters.http.responses.Envelope;
@@ -93,9 +92,7 @@ public final class WebhookRoutes {
 
     private void remove(ServerRequest req, ServerResponse res, Caller caller) {
         long id = webhookId(req);
-        if (req.content().hasEntity() && !JsonBody.readOptional(req).isEmpty()) {
-            throw ApiException.badRequest("A removal takes no fields: send no body, or {}.");
-        }
+        JsonBody.requireNoMembers(req, "A removal");
         webhooks.remove(caller.application().id(), id);
         Envelope.ok(req, res, Status.OK_200, json -> json.writeNumber(id));
     }
