@@ -69,9 +69,7 @@ final class ServiceJvm {
                 String classPath = jarsOnly();
                 Path cache = HOME.resolve("service-" + digest(fingerprint(classPath)) + ".aot");
                 if (Files.isRegularFile(cache) || train(classPath, cache)) {
-                    start = new ArrayList<>(List.of(plain.getFirst(),
-                            "-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off"));
-                    start.addAll(javaCommand(classPath).subList(1, plain.size()));
+                    start = javaCommand(classPath, "-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off");
                 }
             } catch (IOException | RuntimeException | AssertionError e) {
                 // AssertionError: Await's time-out. Whatever failed, children start as before rather than not at all.
@@ -81,9 +79,13 @@ final class ServiceJvm {
         }
     }
 
-    private static List<String> javaCommand(String classPath) {
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", classPath, Main.class.getName());
+    /** The java command that runs {@code Main} on this class path, with these JVM options first. */
+    private static List<String> javaCommand(String classPath, String... options) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(options));
+        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", classPath, Main.class.getName()));
+        return command;
     }
 
     /** The test's class path, each directory of classes as a jar, the test classes left out. */
@@ -162,8 +164,7 @@ final class ServiceJvm {
         Files.createDirectories(HOME);
         Path run = Files.createTempDirectory(HOME, "training");
         Path partial = run.resolve("service.aot");
-        List<String> command = new ArrayList<>(javaCommand(classPath));
-        command.add(1, "-XX:AOTCacheOutput=" + partial);
+        List<String> command = javaCommand(classPath, "-XX:AOTCacheOutput=" + partial);
         command.add("serve");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(run.resolve("training.log").toFile());
@@ -198,13 +199,13 @@ final class ServiceJvm {
             return false;
         }
         // A cache is some 90 MB: those of earlier class paths go, once no test JVM of this build can still be
-        // starting children from them (the module's two test runs follow each other within minutes).
+        // starting children from them (the module's two test runs follow each other within minutes). The jars, named
+        // by what they hold and small, are left to mvn clean.
         java.time.Instant stale = java.time.Instant.now().minus(Duration.ofHours(1));
         try (Stream<Path> old = Files.list(HOME)) {
-            java.util.Set<String> inUse = new java.util.HashSet<>(List.of(classPath.split(java.io.File.pathSeparator)));
-            for (Path earlier : old.filter(path -> path.getFileName().toString().matches("(service|classes)-.*\\.(aot|jar)")
+            for (Path earlier : old.filter(path -> path.getFileName().toString().matches("service-.*\\.aot")
                     || path.getFileName().toString().startsWith("training")).toList()) {
-                if (!inUse.contains(earlier.toString()) && Files.getLastModifiedTime(earlier).toInstant().isBefore(stale)) {
+                if (Files.getLastModifiedTime(earlier).toInstant().isBefore(stale)) {
                     deleteTree(earlier);
                 }
             }
