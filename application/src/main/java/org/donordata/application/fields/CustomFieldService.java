@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
 
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
@@ -38,8 +37,8 @@ public final class CustomFieldService {
      * @throws org.donordata.domain.InvalidInputException naming every member at fault
      * @throws CustomFieldConflictException when the key is taken or the owner has the most fields it may have
      */
-    public CustomField create(ApplicationId owner, Map<String, ?> body, Actor actor) {
-        CustomField field = CustomFieldChanges.forCreate(body).create(1, now());
+    public CustomField create(ApplicationId owner, CustomFieldChanges definition, Actor actor) {
+        CustomField field = definition.create(1, now());
         CustomFieldRepository.Created created = fields.create(owner, field, CustomField.MAX_PER_APPLICATION, actor);
         return created.field().orElseThrow(() -> switch (created.refusal().orElseThrow()) {
             case KEY_TAKEN -> CustomFieldConflictException.keyTaken(field.key());
@@ -65,8 +64,7 @@ public final class CustomFieldService {
      * @throws org.donordata.domain.InvalidInputException naming every member at fault
      * @throws CustomFieldNotFoundException when the owner has no such field
      */
-    public CustomField modify(ApplicationId owner, long id, Map<String, ?> body, Actor actor) {
-        CustomFieldChanges changes = CustomFieldChanges.forModify(body);
+    public CustomField modify(ApplicationId owner, long id, CustomFieldChanges changes, Actor actor) {
         for (int attempt = 1; ; attempt++) {
             CustomField current = get(owner, id);
             if (changes.applyTo(current, current.updatedAt()).equals(current)) {

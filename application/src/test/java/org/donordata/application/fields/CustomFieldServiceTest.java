@@ -13,6 +13,7 @@ import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.InMemoryDonorRepository;
 import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFieldChanges;
 import org.junit.jupiter.api.Test;
 
 class CustomFieldServiceTest {
@@ -29,11 +30,13 @@ class CustomFieldServiceTest {
         InMemoryCustomFieldRepository store = new InMemoryCustomFieldRepository(new InMemoryDonorRepository());
         CustomFieldService service = new CustomFieldService(store,
                 Clock.fixed(Instant.parse("2026-11-27T10:00:00Z"), ZoneOffset.UTC));
-        CustomField created = service.create(OWNER, Map.of("key", "chapter", "label", "Chapter", "type", "text"),
-                ADMIN);
+        CustomField created = service.create(OWNER,
+                CustomFieldChanges.forCreate(Map.of("key", "chapter", "label", "Chapter", "type", "text")), ADMIN);
 
-        CustomField first = service.modify(OWNER, created.id(), Map.of("label", "Local chapter"), ADMIN);
-        CustomField second = service.modify(OWNER, created.id(), Map.of("label", "Branch"), ADMIN);
+        CustomField first = service.modify(OWNER, created.id(),
+                CustomFieldChanges.forModify(Map.of("label", "Local chapter")), ADMIN);
+        CustomField second = service.modify(OWNER, created.id(),
+                CustomFieldChanges.forModify(Map.of("label", "Branch")), ADMIN);
 
         assertTrue(first.updatedAt().isAfter(created.updatedAt()), first.updatedAt() + " after " + created.updatedAt());
         assertTrue(second.updatedAt().isAfter(first.updatedAt()));

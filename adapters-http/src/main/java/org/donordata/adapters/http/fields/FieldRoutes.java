@@ -20,6 +20,7 @@ import org.donordata.application.Caller;
 import org.donordata.application.Scope;
 import org.donordata.application.fields.CustomFieldService;
 import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFieldChanges;
 import org.donordata.domain.CustomFieldNotFoundException;
 import org.donordata.domain.Page;
 
@@ -48,8 +49,8 @@ public final class FieldRoutes {
     }
 
     private void create(ServerRequest req, ServerResponse res, Caller caller) {
-        CustomField created = fields.create(caller.application().id(), FieldJson.body(JsonBody.read(req)),
-                Access.actor(req, caller));
+        CustomFieldChanges definition = CustomFieldChanges.forCreate(FieldJson.body(JsonBody.read(req)));
+        CustomField created = fields.create(caller.application().id(), definition, Access.actor(req, caller));
         res.header(HeaderNames.LOCATION, FIELDS + "/" + created.id());
         Envelope.ok(req, res, Status.CREATED_201, json -> json.writeNumber(created.id()));
     }
@@ -66,7 +67,8 @@ public final class FieldRoutes {
 
     private void modify(ServerRequest req, ServerResponse res, Caller caller) {
         long id = fieldId(req);
-        CustomField changed = fields.modify(caller.application().id(), id, FieldJson.body(JsonBody.read(req)),
+        CustomField changed = fields.modify(caller.application().id(), id,
+                CustomFieldChanges.forModify(FieldJson.body(JsonBody.read(req))),
                 Access.actor(req, caller));
         Envelope.ok(req, res, Status.OK_200, json -> FieldJson.fields(json, List.of(changed)));
     }
