@@ -2,16 +2,15 @@ package org.donordata.application;
 
 import java.util.List;
 
-import org.donordata.domain.DonorField;
 
 /**
  * What the trail records of one change of a donor, handed to the store with the change itself (DonorTransaction), so
  * that no change is stored without its record. The store adds the donor's id, its version after the change and the
  * transaction's instant.
  *
- * @param fields the fields whose value changed, by name: never their values
+ * @param fields the names of the fields whose value changed ({@code custom.KEY} for a custom one): never values
  */
-public record DonorChangeRecord(AuditAction action, List<DonorField> fields, Actor actor) {
+public record DonorChangeRecord(AuditAction action, List<String> fields, Actor actor) {
 
     public DonorChangeRecord {
         fields = List.copyOf(fields);

@@ -144,9 +144,9 @@ public final class DonorService {
         if (idempotencyKey.isPresent()) {
             return createOnce(owner, actor, fields, idempotencyKey.get()).donorId();
         }
-        DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
         DonorWrites writes = writesNow(actor);
-        return donors.write(owner, writes.now(), tx -> writes.create(tx, details)).id();
+        // Checked in the write: the custom fields it reads are held until it ends.
+        return donors.write(owner, writes.now(), tx -> writes.create(tx, fields.applyToNew(tx::customFields))).id();
     }
 
     /**
@@ -157,7 +157,9 @@ public final class DonorService {
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
      */
     public KeyedCreate createOnce(ApplicationId owner, Actor actor, DonorChanges fields, IdempotencyKey idempotencyKey) {
-        return insertOnce(owner, actor, idempotencyKey, fields.applyTo(DonorDetails.DEFAULTS));
+        DonorWrites writes = writesNow(actor);
+        return donors.write(owner, writes.now(),
+                tx -> writes.insertOnce(tx, idempotencyKey, fields.applyToNew(tx::customFields)));
     }
 
     /**
@@ -169,18 +171,16 @@ public final class DonorService {
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
      */
     public KeyedCreate createOncePerContent(ApplicationId owner, Actor actor, DonorChanges fields) {
-        DonorDetails details = fields.applyTo(DonorDetails.DEFAULTS);
-        DonorFingerprint fingerprint = DonorFingerprint.of(details);
-        return insertOnce(owner, actor, new IdempotencyKey(IMPORT_KEY_PREFIX + fingerprint.hex()), details);
+        DonorWrites writes = writesNow(actor);
+        return donors.write(owner, writes.now(), tx -> {
+            DonorDetails details = fields.applyToNew(tx::customFields);
+            DonorFingerprint fingerprint = DonorFingerprint.of(details);
+            return writes.insertOnce(tx, new IdempotencyKey(IMPORT_KEY_PREFIX + fingerprint.hex()), details);
+        });
     }
 
     /** The idempotency keys {@link #createOncePerContent} makes; no client key can collide unless it copies one. */
     static final String IMPORT_KEY_PREFIX = "import:";
-
-    private KeyedCreate insertOnce(ApplicationId owner, Actor actor, IdempotencyKey key, DonorDetails details) {
-        DonorWrites writes = writesNow(actor);
-        return donors.write(owner, writes.now(), tx -> writes.insertOnce(tx, key, details));
-    }
 
     private DonorWrites writesNow(Actor actor) {
         return new DonorWrites(StoredTime.now(clock), idempotencyKeyLifetime, actor);
@@ -200,7 +200,8 @@ public final class DonorService {
      */
     public Donor modify(ApplicationId owner, Actor actor, long id, DonorChanges changes, ExpectedVersion expected) {
         DonorWrites writes = writesNow(actor);
-        return donors.write(owner, writes.now(), tx -> writes.modify(tx, id, expected, changes::applyTo))
+        return donors.write(owner, writes.now(),
+                tx -> writes.modify(tx, id, expected, current -> changes.applyTo(current, tx::customFields)))
                 .orElseThrow(DonorNotFoundException::new);
     }
 
@@ -268,9 +269,21 @@ public final class DonorService {
      */
     public Upserted upsert(ApplicationId owner, Actor actor, String externalId, DonorChanges fields,
             ExpectedVersion expected, Optional<IdempotencyKey> idempotencyKey) {
-        DonorChanges withId = fields.withExternalId(externalId);
-        DonorWrites.Upsert upsert = new DonorWrites.Upsert(expected, withId::applyTo,
-                () -> withId.applyTo(DonorDetails.DEFAULTS), idempotencyKey);
+        DonorWrites.Upsert upsert = new DonorWrites.Upsert(expected, fields.withExternalId(externalId), idempotencyKey);
         return writesNow(actor).upsert(donors, owner, externalId, upsert);
+    }
+
+    /**
+     * Every problem of a create's body, checked as a create would check it, without creating anything: what an answer
+     * that refuses the request for another reason too names first.
+     */
+    public List<Problem> problemsOfNew(ApplicationId owner, DonorChanges fields) {
+        DonorWrites writes = writesNow(Actor.command("check"));
+        try {
+            donors.write(owner, writes.now(), tx -> fields.applyToNew(tx::customFields));
+            return List.of();
+        } catch (InvalidInputException problems) {
+            return problems.problems();
+        }
     }
 }

@@ -1,8 +1,10 @@
 package org.donordata.application;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
+import org.donordata.domain.CustomField;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DuplicateExternalIdException;
@@ -68,4 +70,21 @@ public interface DonorTransaction {
      * keys used by then may be deleted too.
      */
     void recordKey(HeldIdempotencyKey key, KeyUse use, Instant expiredUpTo);
+
+    /**
+     * The owner's custom fields in id order, held against any change or removal of them until this write ends, so that
+     * values checked against them are stored only as they allow (docs/api.md, "Custom fields").
+     */
+    List<CustomField> customFields();
+
+    /**
+     * Deletes the owner's field for good, with the trail's record of its removal by {@code actor}; held first, so that
+     * every write that reads the owner's fields afterwards waits for this one and no longer finds it.
+     *
+     * @return the field removed, or empty when the owner has no field with this id
+     */
+    Optional<CustomField> removeCustomField(long id, Actor actor);
+
+    /** Up to {@code count} of the owner's donors that hold a value of the field with this key, in id order, held. */
+    List<Donor> holding(String key, int count);
 }

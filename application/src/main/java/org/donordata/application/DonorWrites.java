@@ -3,11 +3,14 @@ package org.donordata.application;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import org.donordata.domain.CustomField;
 import org.donordata.domain.Donor;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorErasedException;
 import org.donordata.domain.DonorMergedException;
@@ -133,7 +136,9 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             throw MergeRefusedException.types(survivorId, survivor.details().type(), duplicateId,
                     duplicate.details().type());
         }
-        DonorDetails merged = survivor.details().filledFrom(duplicate.details());
+        // The fields are read only when the duplicate has custom values to give.
+        DonorDetails merged = survivor.details().filledFrom(duplicate.details(),
+                duplicate.details().custom().isEmpty() ? List.of() : tx.customFields());
         // The duplicate first: an external id it gives the survivor is free only once it lost it.
         tx.mergeInto(duplicate, survivorId,
                 record(AuditAction.MERGED_INTO, duplicate.details(), duplicate.erasedDetails()));
@@ -171,7 +176,8 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
      */
     public Upserted upsert(DonorTransaction tx, String externalId, Upsert upsert) {
         tx.takeTurn("external-id:" + externalId);
-        Optional<DonorFingerprint> fingerprint = upsert.key().map(key -> DonorFingerprint.of(upsert.create().get()));
+        Optional<DonorFingerprint> fingerprint = upsert.key()
+                .map(key -> DonorFingerprint.of(upsert.changes().applyToNew(tx::customFields)));
         if (upsert.key().isPresent()) {
             Optional<Long> earlier = earlierCreate(tx, upsert.key().get(), fingerprint.get());
             if (earlier.isPresent()) {
@@ -180,10 +186,10 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
         }
         Optional<Donor> existing = tx.findByExternalId(externalId);
         if (existing.isPresent()) {
-            return new Upserted(modify(tx, existing.get().id(), upsert.expected(), upsert.modify()).orElseThrow(),
-                    false);
+            return new Upserted(modify(tx, existing.get().id(), upsert.expected(),
+                    current -> upsert.changes().applyTo(current, tx::customFields)).orElseThrow(), false);
         }
-        DonorDetails details = upsert.create().get();
+        DonorDetails details = upsert.changes().applyToNew(tx::customFields);
         Donor created = upsert.key().isPresent()
                 ? insertRecorded(tx, upsert.key().get(), fingerprint.get(), details)
                 : create(tx, details);
@@ -203,9 +209,8 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
         }
     }
 
-    /** What an upsert does to a donor it finds, what it creates otherwise, and with which key. */
-    public record Upsert(ExpectedVersion expected, UnaryOperator<DonorDetails> modify, Supplier<DonorDetails> create,
-            Optional<IdempotencyKey> key) {
+    /** What an upsert writes (to a donor it finds, or a new one), the version it expects, and with which key. */
+    public record Upsert(ExpectedVersion expected, DonorChanges changes, Optional<IdempotencyKey> key) {
     }
 
     /**
@@ -220,5 +225,31 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             throw new IdempotencyKeyReuseException(key);
         }
         return use.map(KeyUse::donorId);
+    }
+
+    /** How many holders of a removed field's values {@link #removeCustomField} rewrites at a time. */
+    static final int HOLDERS_AT_A_TIME = 500;
+
+    /**
+     * Removes the owner's custom field and every value of it (docs/api.md, "Custom fields"): each donor that held one
+     * changes, at its next version, with a record naming {@code custom.KEY}.
+     *
+     * @return false when the owner has no field with this id
+     */
+    public boolean removeCustomField(DonorTransaction tx, long fieldId) {
+        Optional<CustomField> removed = tx.removeCustomField(fieldId, actor);
+        if (removed.isEmpty()) {
+            return false;
+        }
+        String key = removed.get().key();
+        for (List<Donor> holders = tx.holding(key, HOLDERS_AT_A_TIME); !holders.isEmpty();
+                holders = tx.holding(key, HOLDERS_AT_A_TIME)) {
+            for (Donor holder : holders) {
+                DonorDetails before = holder.details();
+                DonorDetails after = before.with(Map.of(DonorField.CUSTOM, before.custom().without(key)));
+                tx.update(holder, after, record(AuditAction.MODIFIED, before, after));
+            }
+        }
+        return true;
     }
 }

@@ -1,5 +1,6 @@
 package org.donordata.application;
 
+import java.util.List;
 import static org.donordata.application.RepositoryWrites.TESTER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -29,7 +30,7 @@ class ConditionalModifyTest {
     private static final Instant CREATED = Instant.parse("2026-11-20T08:00:00Z");
     private static final DonorChanges TO_LONDON = DonorChanges.from(Map.of("city", "London"));
     private static final DonorDetails ADA = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"))
-            .applyTo(DonorDetails.DEFAULTS);
+            .applyToNew(List::of);
 
     private final InMemoryDonorRepository repository = new InMemoryDonorRepository();
     private final DonorService service = new DonorService(repository, Clock.fixed(NOW, ZoneOffset.UTC));

@@ -1,6 +1,7 @@
 package org.donordata.application;
 
 import java.io.ByteArrayInputStream;
+import java.math.BigDecimal;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonGenerator;
 import org.donordata.domain.Donor;
+import org.donordata.domain.CustomValues;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
 
@@ -45,6 +47,23 @@ public final class DonorDocuments {
                     case Long number -> object.write(field.key(), number);
                     case DonorType type -> object.write(field.key(), type.key());
                     case Instant instant -> object.write(field.key(), instant.toString());
+                    case CustomValues custom -> {
+                        object.writeStartObject(field.key());
+                        custom.byKey().forEach((key, member) -> {
+                            switch (member) {
+                                case String text -> object.write(key, text);
+                                case BigDecimal number -> object.write(key, number);
+                                case Boolean flag -> object.write(key, flag);
+                                case List<?> choices -> {
+                                    object.writeStartArray(key);
+                                    choices.forEach(choice -> object.write((String) choice));
+                                    object.writeEnd();
+                                }
+                                default -> throw new IllegalStateException("no JSON form for " + member);
+                            }
+                        });
+                        object.writeEnd();
+                    }
                     default -> throw new IllegalStateException("no JSON form for " + value);
                 }
             }
@@ -107,10 +126,25 @@ public final class DonorDocuments {
                 };
                 case TIMESTAMP -> value == JsonValue.NULL ? null : instant(((JsonString) value).getString());
                 case REFERENCE -> value == JsonValue.NULL ? null : ((JsonNumber) value).longValueExact();
+                case CUSTOM -> custom((JsonObject) value);
             };
         } catch (RuntimeException e) {
             throw new AssertionError(field.key() + " has no value of its kind in " + document, e);
         }
+    }
+
+    /** A {@code custom} object: each member in the one form CustomValues keeps (a number equal to its own form). */
+    private static CustomValues custom(JsonObject object) {
+        Map<String, Object> values = new java.util.LinkedHashMap<>();
+        object.forEach((key, member) -> values.put(key, switch (member.getValueType()) {
+            case STRING -> ((JsonString) member).getString();
+            case NUMBER -> ((JsonNumber) member).bigDecimalValue();
+            case TRUE -> true;
+            case FALSE -> false;
+            case ARRAY -> member.asJsonArray().getValuesAs(JsonString::getString);
+            default -> throw new ClassCastException(member.getValueType().toString());
+        }));
+        return CustomValues.stored(values);
     }
 
     /** Only the form Instant.toString writes: the API writes no other. */

@@ -38,7 +38,7 @@ import org.donordata.testing.RunsAlone;
 public abstract class DonorMergeContract extends DonorRepositoryContract {
 
     private Donor stored(Object... keysAndValues) {
-        return writes.insert(owner, DonorChanges.from(document(keysAndValues)).applyTo(DonorDetails.DEFAULTS), CREATED);
+        return writes.insert(owner, DonorChanges.from(document(keysAndValues)).applyToNew(List::of), CREATED);
     }
 
     private Donor merge(long survivor, long duplicate) {
@@ -173,7 +173,7 @@ public abstract class DonorMergeContract extends DonorRepositoryContract {
 
         DonorDetails expected = DonorChanges.from(document("first_name", "Ada", "last_name", "Lovelace",
                 "email", "ada@example.org", "phone", "111", "city", "London", "external_id", "crm-7", "notes", "kept",
-                "email_opt_out", true, "do_not_contact", true)).applyTo(DonorDetails.DEFAULTS);
+                "email_opt_out", true, "do_not_contact", true)).applyToNew(List::of);
         assertEquals(new Donor(survivor.id(), expected, CREATED, LATER, 2), merged);
         assertEquals(merged, current(survivor.id()));
         assertEquals(List.of(survivor.id()), list(filter(null, "crm-7", null, null, null), 0, 30).stream()

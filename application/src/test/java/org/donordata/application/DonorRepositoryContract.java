@@ -96,12 +96,12 @@ public abstract class DonorRepositoryContract {
 
     public static DonorDetails person(String firstName, String externalId) {
         return DonorChanges.from(document("first_name", firstName, "last_name", "Lovelace", "external_id", externalId))
-                .applyTo(DonorDetails.DEFAULTS);
+                .applyToNew(List::of);
     }
 
     /** The details with one field changed, the way a client's modify changes it. */
     public static DonorDetails with(DonorDetails details, String field, Object value) {
-        return DonorChanges.from(Collections.singletonMap(field, value)).applyTo(details);
+        return DonorChanges.from(Collections.singletonMap(field, value)).applyTo(details, List::of);
     }
 
     protected static Map<String, Object> document(Object... keysAndValues) {
@@ -122,7 +122,7 @@ public abstract class DonorRepositoryContract {
                 "city", "Zürich", "region", "Île-de-France", "postal_code", "SW1A 1AA", "country", "GB",
                 "external_id", "crm-42 𝕏", "email_opt_out", true, "do_not_contact", true,
                 "notes", "Line one\r\nline two\ttabbed; emoji 👩‍👩‍👧 and 中文 " + "n".repeat(9_900)))
-                .applyTo(DonorDetails.DEFAULTS);
+                .applyToNew(List::of);
 
         Donor inserted = new RepositoryWrites(donors).insert(owner, details, CREATED);
 
@@ -573,7 +573,7 @@ public abstract class DonorRepositoryContract {
         for (int i = 0; i < 7; i++) {
             new RepositoryWrites(donors).insert(owner, person("Person " + i, "p-" + i), CREATED);
             organizations.add(new RepositoryWrites(donors).insert(owner, DonorChanges.from(document("type", "organization",
-                    "organization_name", "Org " + i, "external_id", "o-" + i)).applyTo(DonorDetails.DEFAULTS), LATER));
+                    "organization_name", "Org " + i, "external_id", "o-" + i)).applyToNew(List::of), LATER));
         }
 
         DonorFilter organizationsOnly = filter(null, null, DonorType.ORGANIZATION, null, null);
@@ -603,12 +603,12 @@ public abstract class DonorRepositoryContract {
 
     protected Donor named(ApplicationId creator, String firstName, String lastName, String email) {
         return writes.insert(creator, DonorChanges.from(document("first_name", firstName, "last_name", lastName,
-                "email", email)).applyTo(DonorDetails.DEFAULTS), CREATED);
+                "email", email)).applyToNew(List::of), CREATED);
     }
 
     protected Donor organization(String name) {
         return writes.insert(owner, DonorChanges.from(document("type", "organization", "organization_name", name))
-                .applyTo(DonorDetails.DEFAULTS), CREATED);
+                .applyToNew(List::of), CREATED);
     }
 
     protected List<Long> searched(String q) {
@@ -1045,8 +1045,8 @@ public abstract class DonorRepositoryContract {
         List<Object> outcomes = runConcurrently(12, t -> {
             DonorRepository node = t % 2 == 0 ? donors : second;
             start.await();
-            return new RepositoryWrites(node).upsert(owner, "crm-race", ExpectedVersion.ANY, d -> with(d, "notes", "thread " + t),
-                    () -> with(with(person("Racer", null), "external_id", "crm-race"), "notes", "thread " + t),
+            return new RepositoryWrites(node).upsert(owner, "crm-race", ExpectedVersion.ANY,
+                    document("first_name", "Racer", "last_name", "Lovelace", "notes", "thread " + t),
                     Optional.empty(), CREATED, LIFETIME).created();
         });
 
@@ -1057,8 +1057,8 @@ public abstract class DonorRepositoryContract {
 
     private Upserted upsert(String externalId, String field, Object value, ExpectedVersion expected,
             Optional<IdempotencyKey> key) {
-        return writes.upsert(owner, externalId, expected, d -> with(d, field, value),
-                () -> with(with(person("Ada", null), "external_id", externalId), field, value), key, LATER, LIFETIME);
+        return writes.upsert(owner, externalId, expected,
+                document("first_name", "Ada", "last_name", "Lovelace", field, value), key, LATER, LIFETIME);
     }
 
     // ---- erasure
@@ -1068,7 +1068,7 @@ public abstract class DonorRepositoryContract {
         Donor before = new RepositoryWrites(donors).insert(owner, person("Before", null), CREATED);
         Donor organization = new RepositoryWrites(donors).insert(owner, DonorChanges.from(document("type", "organization",
                 "organization_name", "Trust", "email", "trust@example.org", "external_id", "crm-9", "notes", "secret",
-                "email_opt_out", true)).applyTo(DonorDetails.DEFAULTS), CREATED);
+                "email_opt_out", true)).applyToNew(List::of), CREATED);
         Donor after = new RepositoryWrites(donors).insert(owner, person("After", null), CREATED);
 
         Donor erased = writes.erase(owner, organization.id(), ExpectedVersion.ANY, LATER).orElseThrow();

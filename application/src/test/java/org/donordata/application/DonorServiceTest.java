@@ -8,7 +8,6 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import java.time.Clock;
@@ -37,7 +36,7 @@ class DonorServiceTest {
     // Nanoseconds on purpose: the service must store what the databases can keep.
     private static final Instant NOW = Instant.parse("2026-11-21T10:15:30.123456789Z");
     private static final DonorDetails ADA = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"))
-            .applyTo(DonorDetails.DEFAULTS);
+            .applyToNew(List::of);
 
     private final DonorRepository repository = mock(DonorRepository.class);
     private final DonorService service = new DonorService(repository, Clock.fixed(NOW, ZoneOffset.UTC));
@@ -90,10 +89,16 @@ class DonorServiceTest {
         assertEquals(Optional.of(3L), history.get(2).version());
     }
 
+    // Checked inside the write, against the custom fields it holds (DonorTransaction.customFields).
     @Test
-    void anInvalidCreateNeverReachesTheRepository() {
-        assertThrows(InvalidInputException.class, () -> service.create(OWNER, TESTER, DonorChanges.from(Map.of("first_name", "Ada")), Optional.empty()));
-        verifyNoInteractions(repository);
+    void anInvalidCreateStoresNothing() {
+        InMemoryDonorRepository store = new InMemoryDonorRepository();
+        DonorService checked = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC));
+
+        assertThrows(InvalidInputException.class, () -> checked.create(OWNER, TESTER,
+                DonorChanges.from(Map.of("first_name", "Ada")), Optional.empty()));
+        assertEquals(0, store.size());
+        assertEquals(List.of(), store.audit(OWNER, Instant.EPOCH, 0, 10));
     }
 
     @Test

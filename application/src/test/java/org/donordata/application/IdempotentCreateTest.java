@@ -1,5 +1,6 @@
 package org.donordata.application;
 
+import java.util.List;
 import static org.donordata.application.RepositoryWrites.TESTER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -27,7 +28,7 @@ class IdempotentCreateTest {
     private static final Instant NOW_IN_MICROS = Instant.parse("2026-11-21T10:15:30.123456Z");
     private static final IdempotencyKey KEY = new IdempotencyKey("order-4711");
     private static final DonorDetails ADA = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"))
-            .applyTo(DonorDetails.DEFAULTS);
+            .applyToNew(List::of);
 
     private final InMemoryDonorRepository repository = new InMemoryDonorRepository();
     private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.donordata.domain.ChangePosition;
+import org.donordata.domain.CustomField;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
@@ -41,6 +42,32 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     private final Map<KeyOf, KeyUse> keys = new HashMap<>();
     private final List<OwnedRecord> trail = new ArrayList<>();
     private long changes;
+    /** The custom field definitions writes check values against: none until a store of them is attached. */
+    private FieldDefinitions fields = new FieldDefinitions() {
+        @Override
+        public List<CustomField> all(ApplicationId owner) {
+            return List.of();
+        }
+
+        @Override
+        public Optional<CustomField> remove(ApplicationId owner, long id, Actor actor, Instant now) {
+            return Optional.empty();
+        }
+    };
+
+    /** What a write sees of the custom field definitions (InMemoryCustomFieldRepository), under this store's lock. */
+    public interface FieldDefinitions {
+
+        List<CustomField> all(ApplicationId owner);
+
+        /** Deletes the definition with the trail's record of it; empty when the owner has none with this id. */
+        Optional<CustomField> remove(ApplicationId owner, long id, Actor actor, Instant now);
+    }
+
+    /** Writes check custom values against these definitions from now on. */
+    public synchronized void useFields(FieldDefinitions definitions) {
+        fields = definitions;
+    }
     /**
      * The number of a change held open ({@link #holdAChangeOpen}): the feed keeps back every change from it on, as
      * PostgreSQL's keeps back those at or above its oldest running transaction. Long.MAX_VALUE while none is.
@@ -333,9 +360,25 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
 
         private Donor recorded(Donor donor, DonorChangeRecord record, long change) {
             trail.add(new OwnedRecord(owner, new AuditRecord(trail.size() + 1, now, record.action(),
-                    Optional.of(donor.id()), record.fields().stream().map(DonorField::key).toList(),
+                    Optional.of(donor.id()), record.fields(),
                     record.actor(), Optional.of(donor.version()), Optional.empty()), change));
             return donor;
+        }
+
+        @Override
+        public List<CustomField> customFields() {
+            return fields.all(owner);
+        }
+
+        // Not put back when the write fails later: no test fails a removal's write after the removal.
+        @Override
+        public Optional<CustomField> removeCustomField(long id, Actor actor) {
+            return fields.remove(owner, id, actor, now);
+        }
+
+        @Override
+        public List<Donor> holding(String key, int count) {
+            return owned(owner).filter(donor -> donor.details().custom().get(key) != null).limit(count).toList();
         }
 
         @Override

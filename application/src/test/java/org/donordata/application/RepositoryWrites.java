@@ -2,11 +2,12 @@ package org.donordata.application;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import org.donordata.domain.Donor;
+import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.ExpectedVersion;
@@ -48,11 +49,11 @@ public record RepositoryWrites(DonorRepository donors) {
         return donors.write(owner, now, tx -> new DonorWrites(now, keyLifetime, TESTER).insertOnce(tx, key, details));
     }
 
+    /** An upsert sending these fields, the external id named outside them. */
     public Upserted upsert(ApplicationId owner, String externalId, ExpectedVersion expected,
-            UnaryOperator<DonorDetails> modify, Supplier<DonorDetails> create, Optional<IdempotencyKey> key,
-            Instant now, Duration keyLifetime) {
+            Map<String, Object> fields, Optional<IdempotencyKey> key, Instant now, Duration keyLifetime) {
         return new DonorWrites(now, keyLifetime, TESTER).upsert(donors, owner, externalId,
-                new DonorWrites.Upsert(expected, modify, create, key));
+                new DonorWrites.Upsert(expected, DonorChanges.from(fields).withExternalId(externalId), key));
     }
 
     private static DonorWrites at(Instant now) {

@@ -170,7 +170,7 @@ public abstract class TrailContract {
     }
 
     protected static DonorChangeRecord modified(DonorField field) {
-        return new DonorChangeRecord(AuditAction.MODIFIED, List.of(field), WEBSITE);
+        return new DonorChangeRecord(AuditAction.MODIFIED, List.of(field.key()), WEBSITE);
     }
 
     /**
@@ -202,7 +202,7 @@ public abstract class TrailContract {
         Donor ada = writes.insert(owner, person("Ada", null), CREATED);
 
         donors.write(owner, LATER, tx -> tx.update(ada, with(ada.details(), "notes", "Tea"),
-                new DonorChangeRecord(AuditAction.MODIFIED, List.of(DonorField.NOTES), WEBSITE)));
+                new DonorChangeRecord(AuditAction.MODIFIED, List.of(DonorField.NOTES.key()), WEBSITE)));
 
         AuditRecord recorded = trail.history(owner, ada.id(), 0, 30).getLast();
         assertEquals(WEBSITE, recorded.actor());
@@ -218,7 +218,7 @@ public abstract class TrailContract {
                 d -> with(d, "external_id", "crm-1"), LATER));
         assertThrows(IllegalStateException.class, () -> donors.write(owner, LATER, tx -> {
             tx.update(ada, with(ada.details(), "notes", "Tea"),
-                    new DonorChangeRecord(AuditAction.MODIFIED, List.of(DonorField.NOTES), WEBSITE));
+                    new DonorChangeRecord(AuditAction.MODIFIED, List.of(DonorField.NOTES.key()), WEBSITE));
             throw new IllegalStateException("a failure after the change and its record were written");
         }));
 

@@ -1,5 +1,6 @@
 package org.donordata.application;
 
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +26,7 @@ class TrailServiceTest {
     private static final ApplicationId OTHER = new ApplicationId(8);
     private static final Instant NOW = Instant.parse("2026-11-24T10:00:00Z");
     private static final DonorDetails ADA = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "Lovelace"))
-            .applyTo(DonorDetails.DEFAULTS);
+            .applyToNew(List::of);
 
     private final InMemoryDonorRepository store = spy(new InMemoryDonorRepository());
     private final TrailService trail = new TrailService(store, store);

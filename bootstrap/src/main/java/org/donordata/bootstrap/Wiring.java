@@ -35,7 +35,7 @@ final class Wiring implements AutoCloseable {
         this.trail = new TrailService(database.donors(), database.trail());
         this.applications = new ApplicationService(database.applications(), clock, new SecureRandom());
         this.webhooks = new WebhookService(database.webhooks(), database.applications(), webhookSettings.urls(), clock);
-        this.fields = new CustomFieldService(database.customFields(), clock);
+        this.fields = new CustomFieldService(database.customFields(), database.donors(), clock);
     }
 
     /** Opens the database (creating and migrating it as needed) and builds the use cases on it. */

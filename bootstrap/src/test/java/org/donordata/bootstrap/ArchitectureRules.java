@@ -115,8 +115,9 @@ final class ArchitectureRules {
     static final ArchRule HELIDONS_CLIENT_BELONGS_TO_THE_WEBHOOKS_ADAPTER = ownedBy(
             "Helidon's WebClient (webhook messages)", new String[] {"io.helidon.webclient.."}, WEBHOOKS);
 
-    static final ArchRule JSONP_BELONGS_TO_THE_HTTP_AND_COMMAND_LINE_ADAPTERS = ownedBy(
-            "JSON-P", new String[] {"jakarta.json..", "org.eclipse.parsson.."}, HTTP, CLI, BOOTSTRAP);
+    /** Requests and NDJSON lines are read with it, and the SQL adapter stores a donor's custom values as JSON. */
+    static final ArchRule JSONP_BELONGS_TO_THE_ADAPTERS = ownedBy(
+            "JSON-P", new String[] {"jakarta.json..", "org.eclipse.parsson.."}, HTTP, CLI, SQL, BOOTSTRAP);
 
     static final ArchRule JACKSON_BELONGS_TO_THE_HTTP_ADAPTER = ownedBy(
             "Jackson (the responses' generator)", new String[] {"com.fasterxml.jackson.."}, HTTP);

@@ -75,8 +75,8 @@ class ArchitectureRulesCatchViolationsTest {
                 "org.jooq.DSLContext");
         assertCaught(ArchitectureRules.JOOQ_HIKARI_FLYWAY_AND_JDBC_BELONG_TO_THE_SQL_ADAPTER, BootstrapUsingJdbc.class,
                 "javax.sql.DataSource");
-        assertCaught(ArchitectureRules.JSONP_BELONGS_TO_THE_HTTP_AND_COMMAND_LINE_ADAPTERS,
-                SqlUsingBootstrapAndJsonp.class, "jakarta.json.JsonObject");
+        assertCaught(ArchitectureRules.JSONP_BELONGS_TO_THE_ADAPTERS,
+                ApplicationUsingHelidon.class, "jakarta.json.JsonObject");
         assertCaught(ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_AND_WEBHOOKS_ADAPTERS_AND_BOOTSTRAP,
                 ApplicationUsingHelidon.class, "io.helidon.http.Status");
         assertCaught(ArchitectureRules.HELIDON_BELONGS_TO_THE_HTTP_AND_WEBHOOKS_ADAPTERS_AND_BOOTSTRAP,

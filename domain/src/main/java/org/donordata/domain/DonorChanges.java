@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -20,32 +21,48 @@ public final class DonorChanges {
     private static final Pattern EMAIL = Pattern.compile(
             "[^@\\s]{1,64}@(?:[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?\\.)+[\\p{L}\\p{N}-]{2,63}");
 
+    /** What {@link #custom} holds when the client did not send {@code custom}. */
+    private static final Object NOT_SENT = new Object();
+
     private final Map<DonorField, Object> values;
     private final List<Problem> problems;
+    /** The {@code custom} member as sent, read against the application's fields when applied. */
+    private final Object custom;
 
-    private DonorChanges(Map<DonorField, Object> values, List<Problem> problems) {
+    private DonorChanges(Map<DonorField, Object> values, List<Problem> problems, Object custom) {
         this.values = values;
         this.problems = problems;
+        this.custom = custom;
     }
 
     /**
      * Reads a client's document. Values are expected as the JSON reader gives them: {@code String},
-     * {@code Boolean} or {@code null}; anything else is reported as the wrong type.
+     * {@code Boolean} or {@code null}; anything else is reported as the wrong type. {@code custom} is kept as sent
+     * (CustomValueChanges says what it takes) and read when the changes are applied.
      */
     public static DonorChanges from(Map<String, ?> document) {
         Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
         List<Problem> problems = new ArrayList<>();
-        document.forEach((key, value) -> {
+        Object custom = NOT_SENT;
+        for (Map.Entry<String, ?> member : document.entrySet()) {
+            String key = member.getKey();
             DonorField field = DonorField.fromKey(key).orElse(null);
             if (field == null) {
                 problems.add(new Problem(Texts.quoteForMessage(key), "is not a donor field"));
             } else if (!field.writable()) {
                 problems.add(new Problem(field.key(), "is read-only and cannot be sent"));
+            } else if (field == DonorField.CUSTOM) {
+                custom = member.getValue();
             } else {
-                read(field, value, values, problems);
+                read(field, member.getValue(), values, problems);
             }
-        });
-        return new DonorChanges(values, problems);
+        }
+        return new DonorChanges(values, problems, custom);
+    }
+
+    /** Whether the client sent {@code custom}: only then does a modify need the application's fields. */
+    public boolean sendsCustom() {
+        return custom != NOT_SENT;
     }
 
     private static void read(DonorField field, Object value, Map<DonorField, Object> values, List<Problem> problems) {
@@ -80,7 +97,7 @@ public final class DonorChanges {
                     problems.add(new Problem(field.key(), "must be a string or null"));
                 }
             }
-            case ID, TIMESTAMP, REFERENCE -> throw new IllegalStateException("read-only fields are rejected before reading");
+            case ID, TIMESTAMP, REFERENCE, CUSTOM -> throw new IllegalStateException("read-only fields are rejected, custom is kept, before reading");
         }
     }
 
@@ -120,15 +137,30 @@ public final class DonorChanges {
         Map<DonorField, Object> merged = new EnumMap<>(DonorField.class);
         merged.putAll(values);
         merged.putAll(named);
-        return new DonorChanges(merged, all);
+        return new DonorChanges(merged, all, custom);
+    }
+
+    /**
+     * The new donor these changes make of the defaults: every required field, custom ones included, must have a value.
+     *
+     * @param fields the application's custom fields, read once
+     * @throws InvalidInputException naming every bad field, including those the result would lack
+     */
+    public DonorDetails applyToNew(Supplier<List<CustomField>> fields) {
+        return apply(DonorDetails.DEFAULTS, fields, true);
     }
 
     /**
      * The donor these changes make of {@code current}.
      *
+     * @param fields the application's custom fields, read once, and only when {@code custom} was sent
      * @throws InvalidInputException naming every bad field, including names the result would lack
      */
-    public DonorDetails applyTo(DonorDetails current) {
+    public DonorDetails applyTo(DonorDetails current, Supplier<List<CustomField>> fields) {
+        return apply(current, fields, false);
+    }
+
+    private DonorDetails apply(DonorDetails current, Supplier<List<CustomField>> fields, boolean creating) {
         DonorDetails result = current.with(values);
         List<Problem> all = new ArrayList<>(problems);
         for (Problem missing : result.missingRequiredFields()) {
@@ -137,8 +169,19 @@ public final class DonorChanges {
                 all.add(missing);
             }
         }
-        if (!all.isEmpty()) {
-            throw new InvalidInputException(all);
+        if (!sendsCustom() && !creating) {
+            return checked(all, result);
+        }
+        List<CustomField> known = fields.get();
+        CustomValueChanges sent = sendsCustom() ? CustomValueChanges.from(custom, known) : CustomValueChanges.NONE;
+        all.addAll(sent.problemsApplying(current.custom(), known, creating));
+        return checked(all, all.isEmpty()
+                ? result.with(Map.of(DonorField.CUSTOM, sent.applyTo(current.custom(), known))) : result);
+    }
+
+    private static DonorDetails checked(List<Problem> problems, DonorDetails result) {
+        if (!problems.isEmpty()) {
+            throw new InvalidInputException(problems);
         }
         return result;
     }

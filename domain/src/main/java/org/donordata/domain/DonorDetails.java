@@ -57,13 +57,15 @@ public final class DonorDetails {
     /**
      * These details with what a merge takes from a duplicate's (docs/api.md, "Duplicates and merge"): each text field
      * that is null here takes the other's value, and each flag is set when either is (consent errs to the safe side).
-     * The type is this one's.
+     * The type is this one's; custom values it lacks are the other's, in the order of {@code fields}.
      */
-    public DonorDetails filledFrom(DonorDetails other) {
+    public DonorDetails filledFrom(DonorDetails other, List<CustomField> fields) {
         Map<DonorField, Object> filled = new EnumMap<>(values);
         for (DonorField field : DonorField.writableFields()) {
             Object value = values.get(field);
-            if (field.kind() == DonorField.Kind.FLAG) {
+            if (field.kind() == DonorField.Kind.CUSTOM) {
+                filled.put(field, custom().filledFrom(other.custom(), fields));
+            } else if (field.kind() == DonorField.Kind.FLAG) {
                 filled.put(field, (Boolean) value || (Boolean) other.values.get(field));
             } else if (value == null) {
                 filled.put(field, other.values.get(field));
@@ -95,6 +97,11 @@ public final class DonorDetails {
         return values.get(field);
     }
 
+    /** The values of the application's custom fields. */
+    public CustomValues custom() {
+        return (CustomValues) values.get(DonorField.CUSTOM);
+    }
+
     /** The value of a text field, null when unset. */
     public String text(DonorField field) {
         return (String) get(field);
@@ -116,13 +123,18 @@ public final class DonorDetails {
         return missing;
     }
 
-    /** The fields whose value differs in {@code after}, sorted by their names: what the trail records of a change. */
-    public List<DonorField> changedFields(DonorDetails after) {
-        List<DonorField> changed = new ArrayList<>();
+    /**
+     * The names of the fields whose value differs in {@code after}, sorted: what the trail records of a change. A
+     * custom field is named {@code custom.KEY}.
+     */
+    public List<String> changedFields(DonorDetails after) {
+        List<String> changed = new ArrayList<>();
         // A loop over fields sorted once: every write of a donor asks this.
         for (DonorField field : WRITABLE_BY_NAME) {
-            if (!Objects.equals(values.get(field), after.values.get(field))) {
-                changed.add(field);
+            if (field == DonorField.CUSTOM) {
+                custom().changedKeys(after.custom()).forEach(key -> changed.add(CustomField.DONOR_MEMBER + "." + key));
+            } else if (!Objects.equals(values.get(field), after.values.get(field))) {
+                changed.add(field.key());
             }
         }
         return changed;

@@ -29,6 +29,8 @@ public enum DonorField {
     EMAIL_OPT_OUT("email_opt_out", Kind.FLAG),
     DO_NOT_CONTACT("do_not_contact", Kind.FLAG),
     NOTES("notes", Kind.TEXT, 10_000),
+    /** The application's own fields' values (docs/api.md, "Custom fields"): never null, {@code {}} when none. */
+    CUSTOM(CustomField.DONOR_MEMBER, Kind.CUSTOM),
     CREATED_AT("created_at", Kind.TIMESTAMP),
     UPDATED_AT("updated_at", Kind.TIMESTAMP),
     /** When the donor was erased (docs/api.md, "Erasure"); null for every other donor. */
@@ -41,7 +43,9 @@ public enum DonorField {
         ID(Long.class), TYPE(DonorType.class), TEXT(String.class), EMAIL(String.class), COUNTRY(String.class),
         FLAG(Boolean.class), TIMESTAMP(Instant.class),
         /** Another donor's id, or null. */
-        REFERENCE(Long.class);
+        REFERENCE(Long.class),
+        /** The values of the application's custom fields, checked against their definitions (CustomValueChanges). */
+        CUSTOM(CustomValues.class);
 
         private final Class<?> valueType;
 
@@ -110,6 +114,7 @@ public enum DonorField {
         return switch (kind) {
             case TYPE -> DonorType.INDIVIDUAL;
             case FLAG -> Boolean.FALSE;
+            case CUSTOM -> CustomValues.NONE;
             default -> null;
         };
     }

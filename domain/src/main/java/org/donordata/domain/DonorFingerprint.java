@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * A stable digest of a donor's details: equal details give equal fingerprints, on every node and in every release,
@@ -28,7 +29,7 @@ public record DonorFingerprint(String hex) {
 
     /**
      * The SHA-256 over each writable field that has a value, in {@link DonorField} order: its name, then its value
-     * as text (a type by its key, a flag as true or false), each as UTF-8 preceded by its length in bytes. The
+     * as text (a type by its key, a flag as true or false; custom values below), each as UTF-8 preceded by its length in bytes. The
      * lengths make the encoding unambiguous (no two sets of values give the same bytes). Unset fields are left out,
      * so a new optional field added to donors later leaves the fingerprints of stored keys as they were.
      */
@@ -37,12 +38,31 @@ public record DonorFingerprint(String hex) {
         update(sha256, ENCODING);
         for (DonorField field : DonorField.writableFields()) {
             Object value = details.get(field);
-            if (value != null) {
+            if (field == DonorField.CUSTOM) {
+                updateCustom(sha256, details.custom());
+            } else if (value != null) {
                 update(sha256, field.key());
                 update(sha256, value instanceof DonorType type ? type.key() : value.toString());
             }
         }
         return new DonorFingerprint(HexFormat.of().formatHex(sha256.digest()));
+    }
+
+    /**
+     * Each custom value, in the fields' order: {@code custom.KEY}, then the value as text (a number in its one form, a
+     * list of choices as their count and each choice). None, as for every donor stored before custom fields, adds
+     * nothing.
+     */
+    private static void updateCustom(MessageDigest sha256, CustomValues custom) {
+        custom.byKey().forEach((key, value) -> {
+            update(sha256, CustomField.DONOR_MEMBER + "." + key);
+            if (value instanceof List<?> choices) {
+                update(sha256, Integer.toString(choices.size()));
+                choices.forEach(choice -> update(sha256, (String) choice));
+            } else {
+                update(sha256, value.toString());
+            }
+        });
     }
 
     private static void update(MessageDigest sha256, String text) {

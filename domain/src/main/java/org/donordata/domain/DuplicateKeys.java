@@ -149,7 +149,7 @@ public final class DuplicateKeys {
         return kept.toString().toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
     }
 
-    private static String hash(String value) {
+    static String hash(String value) {
         byte[] digest = DonorFingerprint.sha256().digest(value.getBytes(StandardCharsets.UTF_8));
         return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, HASH_BYTES));
     }

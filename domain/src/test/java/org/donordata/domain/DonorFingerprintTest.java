@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -26,7 +27,7 @@ class DonorFingerprintTest {
             Map.entry("email_opt_out", false), Map.entry("do_not_contact", true), Map.entry("notes", "a\nb")));
 
     private static DonorDetails created(Map<String, ?> document) {
-        return DonorChanges.from(document).applyTo(DonorDetails.DEFAULTS);
+        return DonorChanges.from(document).applyToNew(List::of);
     }
 
     @Test
@@ -43,7 +44,8 @@ class DonorFingerprintTest {
         Set<DonorFingerprint> seen = new HashSet<>(List.of(DonorFingerprint.of(EVERY_FIELD)));
         List<DonorField> writable = Arrays.stream(DonorField.values()).filter(DonorField::writable).toList();
         for (DonorField field : writable) {
-            DonorDetails changed = DonorChanges.from(Map.of(field.key(), otherValue(field))).applyTo(EVERY_FIELD);
+            DonorDetails changed = DonorChanges.from(Map.of(field.key(), otherValue(field)))
+                    .applyTo(EVERY_FIELD, () -> TIER);
 
             assertNotEquals(EVERY_FIELD.get(field), changed.get(field), field.key());
             assertTrue(seen.add(DonorFingerprint.of(changed)), field.key());
@@ -53,7 +55,7 @@ class DonorFingerprintTest {
 
     @Test
     void clearingAnOptionalFieldChangesTheFingerprint() {
-        DonorDetails cleared = DonorChanges.from(Collections.singletonMap("notes", null)).applyTo(EVERY_FIELD);
+        DonorDetails cleared = DonorChanges.from(Collections.singletonMap("notes", null)).applyTo(EVERY_FIELD, List::of);
 
         assertNotEquals(DonorFingerprint.of(EVERY_FIELD), DonorFingerprint.of(cleared));
     }
@@ -63,9 +65,9 @@ class DonorFingerprintTest {
         assertNotEquals(DonorFingerprint.of(created(Map.of("first_name", "Ab", "last_name", "c"))),
                 DonorFingerprint.of(created(Map.of("first_name", "A", "last_name", "bc"))));
         DonorDetails ada = created(Map.of("first_name", "Ada", "last_name", "Lovelace"));
-        assertNotEquals(DonorFingerprint.of(DonorChanges.from(Map.of("city", "Ely")).applyTo(ada)),
-                DonorFingerprint.of(DonorChanges.from(Map.of("region", "Ely")).applyTo(ada)));
-        assertNotEquals(DonorFingerprint.of(DonorChanges.from(Map.of("city", "null")).applyTo(ada)),
+        assertNotEquals(DonorFingerprint.of(DonorChanges.from(Map.of("city", "Ely")).applyTo(ada, List::of)),
+                DonorFingerprint.of(DonorChanges.from(Map.of("region", "Ely")).applyTo(ada, List::of)));
+        assertNotEquals(DonorFingerprint.of(DonorChanges.from(Map.of("city", "null")).applyTo(ada, List::of)),
                 DonorFingerprint.of(ada));
     }
 
@@ -92,6 +94,9 @@ class DonorFingerprintTest {
         assertEquals(64, DonorFingerprint.of(DonorDetails.DEFAULTS).hex().length());
     }
 
+    private static final List<CustomField> TIER = List.of(new CustomField(1, "tier", "Tier", CustomFieldType.TEXT,
+            List.of(), false, null, false, Instant.EPOCH, Instant.EPOCH));
+
     private static Object otherValue(DonorField field) {
         return switch (field.kind()) {
             case TYPE -> "organization";
@@ -99,6 +104,7 @@ class DonorFingerprintTest {
             case EMAIL -> "other@example.org";
             case COUNTRY -> "FR";
             case TEXT -> EVERY_FIELD.get(field) + "!";
+            case CUSTOM -> Map.of("tier", "gold");
             case ID, TIMESTAMP, REFERENCE -> throw new IllegalArgumentException(field.key());
         };
     }

@@ -21,7 +21,7 @@ class DuplicateKeysTest {
         for (int i = 0; i < keysAndValues.length; i += 2) {
             document.put((String) keysAndValues[i], keysAndValues[i + 1]);
         }
-        return DonorChanges.from(document).applyTo(DonorDetails.DEFAULTS);
+        return DonorChanges.from(document).applyToNew(List::of);
     }
 
     /** What a store answers: the keys both have, then what they stand for. */
@@ -90,8 +90,8 @@ class DuplicateKeysTest {
                 "email_opt_out", true);
 
         assertEquals(donor("first_name", "Ada", "last_name", "Lovelace", "phone", "1", "city", "London",
-                "email_opt_out", true, "do_not_contact", true), survivor.filledFrom(duplicate));
+                "email_opt_out", true, "do_not_contact", true), survivor.filledFrom(duplicate, List.of()));
         assertEquals(DonorType.ORGANIZATION, donor("type", "organization", "organization_name", "T")
-                .filledFrom(survivor).type(), "the survivor's type");
+                .filledFrom(survivor, List.of()).type(), "the survivor's type");
     }
 }

@@ -111,7 +111,7 @@ class SearchWordsTest {
     @Test
     void aDonorIsFoundByTheWordsOfItsNamesAndEmailOnly() {
         DonorDetails details = DonorChanges.from(java.util.Map.of("first_name", "Ada", "last_name", "Lovelace",
-                "email", "countess@example.org", "city", "London", "notes", "analytical")).applyTo(DonorDetails.DEFAULTS);
+                "email", "countess@example.org", "city", "London", "notes", "analytical")).applyToNew(List::of);
         assertEquals(Set.of("ada", "lovelace", "countess", "example", "org"), SearchWords.of(details));
     }
 }

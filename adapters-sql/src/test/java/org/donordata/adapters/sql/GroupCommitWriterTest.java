@@ -38,7 +38,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
 
     private static final DonorQueries QUERIES = DonorQueries.of(SqliteKind.INSTANCE);
     private static final DonorChangeRecord CREATION = new DonorChangeRecord(AuditAction.CREATED,
-            List.of(DonorField.FIRST_NAME), RepositoryWrites.TESTER);
+            List.of(DonorField.FIRST_NAME.key()), RepositoryWrites.TESTER);
 
     private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
     private GroupCommitWriter writer;

@@ -82,7 +82,7 @@ class SqlAuditTrailTest extends TrailContract {
     void eachNewDonorsRowNamesItsOwnFirstRecordAlsoAfterACreateWasUndone() {
         Donor ada = writes.insert(owner, person("Ada", null), CREATED);
         assertThrows(DonorNotFoundException.class, () -> donors.write(owner, LATER, tx -> {
-            tx.insert(person("Grace", null), new DonorChangeRecord(AuditAction.CREATED, List.of(DonorField.FIRST_NAME),
+            tx.insert(person("Grace", null), new DonorChangeRecord(AuditAction.CREATED, List.of(DonorField.FIRST_NAME.key()),
                     WEBSITE));
             throw new DonorNotFoundException();
         }));

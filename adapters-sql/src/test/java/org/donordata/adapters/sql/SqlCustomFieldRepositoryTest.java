@@ -23,7 +23,7 @@ class SqlCustomFieldRepositoryTest extends CustomFieldRepositoryContract {
     protected Store openEmptyStore() {
         databases = new OpenedDatabases(databaseUnderTest.create(temporaryDirectory));
         SqlDatabase database = databases.openNode();
-        return new Store(database.customFields(), database.applications(), database.trail());
+        return new Store(database.customFields(), database.donors(), database.applications(), database.trail());
     }
 
     @AfterEach

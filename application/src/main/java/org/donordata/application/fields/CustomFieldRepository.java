@@ -45,7 +45,4 @@ public interface CustomFieldRepository {
      * @return false when another change came first or the field is gone: nothing was stored
      */
     boolean update(ApplicationId owner, CustomField changed, Instant previousUpdatedAt, Actor actor);
-
-    /** Deletes the field for good; false when the owner has no such field. */
-    boolean remove(ApplicationId owner, long id, Actor actor, Instant now);
 }

@@ -7,6 +7,9 @@ import java.util.List;
 
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.DonorRepository;
+import org.donordata.application.DonorService;
+import org.donordata.application.DonorWrites;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomFieldChanges;
 import org.donordata.domain.CustomFieldConflictException;
@@ -24,10 +27,13 @@ public final class CustomFieldService {
     private static final int ATTEMPTS = 5;
 
     private final CustomFieldRepository fields;
+    private final DonorRepository donors;
     private final Clock clock;
 
-    public CustomFieldService(CustomFieldRepository fields, Clock clock) {
+    /** @param donors where a removal deletes the field's values, with the field, in one write */
+    public CustomFieldService(CustomFieldRepository fields, DonorRepository donors, Clock clock) {
         this.fields = fields;
+        this.donors = donors;
         this.clock = clock;
     }
 
@@ -90,7 +96,8 @@ public final class CustomFieldService {
      * @throws CustomFieldNotFoundException when the owner has no such field
      */
     public void remove(ApplicationId owner, long id, Actor actor) {
-        if (!fields.remove(owner, id, actor, now())) {
+        DonorWrites writes = new DonorWrites(now(), DonorService.IDEMPOTENCY_KEY_LIFETIME, actor);
+        if (!donors.write(owner, writes.now(), tx -> writes.removeCustomField(tx, id))) {
             throw new CustomFieldNotFoundException();
         }
     }

@@ -2,11 +2,15 @@ package org.donordata.application.fields;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -15,13 +19,26 @@ import java.util.concurrent.Future;
 
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.DonorRepository;
+import org.donordata.application.DonorService;
+import org.donordata.application.DonorWrites;
 import org.donordata.application.ApplicationRepository;
 import org.donordata.application.AuditAction;
 import org.donordata.application.AuditRecord;
 import org.donordata.application.AuditTrail;
+import org.donordata.application.Changed;
+import org.donordata.application.DonorDocuments;
 import org.donordata.application.TestApplications;
 import org.donordata.domain.CustomField;
+import org.donordata.domain.ChangePosition;
 import org.donordata.domain.CustomFieldType;
+import org.donordata.domain.CustomValues;
+import org.donordata.domain.Donor;
+import org.donordata.domain.DonorChanges;
+import org.donordata.domain.DonorFilter;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.InvalidInputException;
+import org.donordata.domain.Problem;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,11 +53,16 @@ public abstract class CustomFieldRepositoryContract {
     protected static final Instant LATER = Instant.parse("2024-05-02T17:45:01.000001Z");
     protected static final Actor WEBSITE = new Actor(Actor.Type.KEY, Optional.of(7L), "Website", Optional.of("9f2c"));
 
-    /** The ports of one store: fields, the applications they belong to, and the trail their events go to. */
-    public record Store(CustomFieldRepository fields, ApplicationRepository applications, AuditTrail trail) {
+    /**
+     * The ports of one store: fields, the donors whose values they hold (a removal is a donor write), the applications
+     * they belong to, and the trail their events go to.
+     */
+    public record Store(CustomFieldRepository fields, DonorRepository donors, ApplicationRepository applications,
+            AuditTrail trail) {
     }
 
     protected CustomFieldRepository fields;
+    protected DonorRepository donors;
     protected AuditTrail trail;
     protected ApplicationId owner;
     protected ApplicationId otherOwner;
@@ -52,9 +74,16 @@ public abstract class CustomFieldRepositoryContract {
     void openStoreWithTwoApplications() {
         Store store = openEmptyStore();
         fields = store.fields();
+        donors = store.donors();
         trail = store.trail();
         owner = TestApplications.create(store.applications(), "owner", "owner key", CREATED).application().id();
         otherOwner = TestApplications.create(store.applications(), "other", "other key", CREATED).application().id();
+    }
+
+    /** Removes the field as CustomFieldService does: in a write of the owner's donors. */
+    protected boolean removed(ApplicationId owner, long id, Actor actor, Instant now) {
+        DonorWrites writes = new DonorWrites(now, DonorService.IDEMPOTENCY_KEY_LIFETIME, actor);
+        return donors.write(owner, now, tx -> writes.removeCustomField(tx, id));
     }
 
     protected static CustomField field(String key, CustomFieldType type, String... choices) {
@@ -92,7 +121,7 @@ public abstract class CustomFieldRepositoryContract {
         CustomField mine = created(owner, field("chapter", CustomFieldType.TEXT));
 
         assertEquals(Optional.empty(), fields.find(otherOwner, mine.id()));
-        assertFalse(fields.remove(otherOwner, mine.id(), WEBSITE, LATER));
+        assertFalse(removed(otherOwner, mine.id(), WEBSITE, LATER));
         assertFalse(fields.update(otherOwner, mine, mine.updatedAt(), WEBSITE));
         created(otherOwner, field("chapter", CustomFieldType.TEXT));
         assertEquals(Optional.of(mine), fields.find(owner, mine.id()));
@@ -157,10 +186,10 @@ public abstract class CustomFieldRepositoryContract {
     void aRemovedFieldIsGoneAndItsKeyFreeAgain() {
         CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
 
-        assertTrue(fields.remove(owner, chapter.id(), WEBSITE, LATER));
+        assertTrue(removed(owner, chapter.id(), WEBSITE, LATER));
 
         assertEquals(Optional.empty(), fields.find(owner, chapter.id()));
-        assertFalse(fields.remove(owner, chapter.id(), WEBSITE, LATER));
+        assertFalse(removed(owner, chapter.id(), WEBSITE, LATER));
         CustomField again = created(owner, field("chapter", CustomFieldType.INTEGER));
         assertTrue(again.id() > chapter.id());
     }
@@ -170,7 +199,7 @@ public abstract class CustomFieldRepositoryContract {
         CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
         List<Callable<Boolean>> removals = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            removals.add(() -> fields.remove(owner, chapter.id(), WEBSITE, LATER));
+            removals.add(() -> removed(owner, chapter.id(), WEBSITE, LATER));
         }
 
         long removed = 0;
@@ -192,7 +221,7 @@ public abstract class CustomFieldRepositoryContract {
                 false, null, false, chapter.createdAt(), LATER);
         fields.update(owner, renamed, chapter.updatedAt(), WEBSITE);
         Actor command = Actor.command("test");
-        fields.remove(owner, chapter.id(), command, LATER);
+        removed(owner, chapter.id(), command, LATER);
 
         List<AuditRecord> audit = trail.audit(owner, Instant.EPOCH, 0, 30).stream()
                 .filter(record -> record.field().isPresent()).toList();
@@ -207,5 +236,103 @@ public abstract class CustomFieldRepositoryContract {
         assertTrue(audit.stream().allMatch(record -> record.donorId().isEmpty() && record.version().isEmpty()));
         assertEquals(List.of(), trail.audit(otherOwner, Instant.EPOCH, 0, 30).stream()
                 .filter(record -> record.field().isPresent()).toList());
+    }
+
+    // ---- values on donors
+
+    private Donor createdDonor(ApplicationId application, Map<String, Object> document) {
+        DonorWrites writes = new DonorWrites(LATER, DonorService.IDEMPOTENCY_KEY_LIFETIME, WEBSITE);
+        return donors.write(application, LATER,
+                tx -> writes.create(tx, DonorChanges.from(document).applyToNew(tx::customFields)));
+    }
+
+    private Donor modifiedDonor(long id, Map<String, Object> document) {
+        DonorWrites writes = new DonorWrites(LATER, DonorService.IDEMPOTENCY_KEY_LIFETIME, WEBSITE);
+        return donors.write(owner, LATER, tx -> writes.modify(tx, id, ExpectedVersion.ANY,
+                current -> DonorChanges.from(document).applyTo(current, tx::customFields))).orElseThrow();
+    }
+
+    private static Map<String, Object> document(Object... keysAndValues) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            document.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return document;
+    }
+
+    @Test
+    void valuesOfEveryTypeAreStoredAndReadBackInTheFieldsOrderByEveryRead() {
+        created(owner, field("chapter", CustomFieldType.TEXT));
+        created(owner, field("member_number", CustomFieldType.INTEGER));
+        created(owner, field("pledge", CustomFieldType.NUMBER));
+        created(owner, field("signed", CustomFieldType.DATE));
+        created(owner, field("volunteer", CustomFieldType.BOOLEAN));
+        created(owner, field("size", CustomFieldType.CHOICE, "S", "M"));
+        created(owner, field("interests", CustomFieldType.CHOICES, "events", "news", "letters"));
+        Map<String, Object> custom = document("interests", List.of("letters", "events"), "size", "M",
+                "volunteer", false, "signed", "2024-02-29", "pledge", new BigDecimal("12.50"),
+                "member_number", new BigDecimal("9007199254740991"), "chapter", "Nörth \"quoted\" 🎽");
+
+        Donor ada = createdDonor(owner, document("first_name", "Ada", "last_name", "Lovelace", "custom", custom));
+
+        assertEquals(List.of("chapter", "member_number", "pledge", "signed", "volunteer", "size", "interests"),
+                List.copyOf(ada.details().custom().byKey().keySet()));
+        assertEquals(new BigDecimal("12.5"), ada.details().custom().get("pledge"));
+        assertEquals(List.of("events", "letters"), ada.details().custom().get("interests"));
+        assertEquals(Optional.of(ada), donors.find(owner, ada.id()));
+        assertEquals(ada, DonorDocuments.donor(donors.findDocument(owner, ada.id()).orElseThrow()));
+        assertEquals(List.of(ada), DonorDocuments.donors(donors.documents(owner, DonorFilter.NONE, 0, 10)));
+        assertEquals(List.of(ada), DonorDocuments.donors(donors.changesAfter(owner, ChangePosition.START, 10).stream()
+                .map(Changed::document).toList()));
+    }
+
+    @Test
+    void aModifyOfOneValueKeepsTheOthersAndAModifyThatChangesNoValueKeepsTheVersion() {
+        created(owner, field("chapter", CustomFieldType.TEXT));
+        created(owner, field("pledge", CustomFieldType.NUMBER));
+        Donor ada = createdDonor(owner, document("first_name", "Ada", "last_name", "Lovelace",
+                "custom", document("chapter", "North", "pledge", new BigDecimal("10"))));
+
+        Donor moved = modifiedDonor(ada.id(), document("custom", document("chapter", "South")));
+        Donor same = modifiedDonor(ada.id(), document("custom", document("pledge", new BigDecimal("10.0"))));
+
+        assertEquals(ada.version() + 1, moved.version());
+        assertEquals(document("chapter", "South", "pledge", new BigDecimal("10")), moved.details().custom().byKey());
+        assertEquals(moved.version(), same.version());
+        assertEquals(List.of("custom.chapter"), trail.history(owner, ada.id(), 0, 10).getLast().fields());
+    }
+
+    @Test
+    void removingAFieldDeletesEveryValueOfItAndChangesEachHolderOnce() {
+        CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
+        created(owner, field("pledge", CustomFieldType.NUMBER));
+        Donor north = createdDonor(owner, document("first_name", "Ada", "last_name", "Lovelace",
+                "custom", document("chapter", "North", "pledge", new BigDecimal("1"))));
+        Donor none = createdDonor(owner, document("first_name", "Bob", "last_name", "Lovelace"));
+        Donor south = createdDonor(owner, document("first_name", "Cy", "last_name", "Lovelace",
+                "custom", document("chapter", "South")));
+
+        assertTrue(removed(owner, chapter.id(), WEBSITE, LATER));
+
+        Donor northAfter = donors.find(owner, north.id()).orElseThrow();
+        assertEquals(document("pledge", new BigDecimal("1")), northAfter.details().custom().byKey());
+        assertEquals(north.version() + 1, northAfter.version());
+        assertEquals(List.of("custom.chapter"), trail.history(owner, north.id(), 0, 10).getLast().fields());
+        assertEquals(none, donors.find(owner, none.id()).orElseThrow());
+        assertEquals(CustomValues.NONE, donors.find(owner, south.id()).orElseThrow().details().custom());
+        CustomField again = created(owner, field("chapter", CustomFieldType.INTEGER));
+        assertEquals(List.of(), donors.write(owner, LATER, tx -> tx.holding(again.key(), 10)),
+                "a field defined again under the key finds no value of the one removed");
+    }
+
+    @Test
+    void aValueOfAFieldRemovedMeanwhileIsRefused() {
+        CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
+        removed(owner, chapter.id(), WEBSITE, LATER);
+
+        InvalidInputException refused = assertThrows(InvalidInputException.class, () -> createdDonor(owner,
+                document("first_name", "Ada", "last_name", "Lovelace", "custom", document("chapter", "North"))));
+        assertEquals(List.of("custom.'chapter'"), refused.problems().stream().map(Problem::subject).toList());
+        assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, 0, 10));
     }
 }

@@ -27,8 +27,9 @@ class CustomFieldServiceTest {
      */
     @Test
     void everyModifyGivesTheFieldALaterTimeEvenWhenTheClockStandsStill() {
-        InMemoryCustomFieldRepository store = new InMemoryCustomFieldRepository(new InMemoryDonorRepository());
-        CustomFieldService service = new CustomFieldService(store,
+        InMemoryDonorRepository donors = new InMemoryDonorRepository();
+        InMemoryCustomFieldRepository store = new InMemoryCustomFieldRepository(donors);
+        CustomFieldService service = new CustomFieldService(store, donors,
                 Clock.fixed(Instant.parse("2026-11-27T10:00:00Z"), ZoneOffset.UTC));
         CustomField created = service.create(OWNER,
                 CustomFieldChanges.forCreate(Map.of("key", "chapter", "label", "Chapter", "type", "text")), ADMIN);

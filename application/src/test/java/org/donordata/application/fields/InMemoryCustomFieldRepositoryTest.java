@@ -8,6 +8,7 @@ class InMemoryCustomFieldRepositoryTest extends CustomFieldRepositoryContract {
     @Override
     protected Store openEmptyStore() {
         InMemoryDonorRepository donors = new InMemoryDonorRepository();
-        return new Store(new InMemoryCustomFieldRepository(donors), new InMemoryApplicationRepository(donors), donors);
+        return new Store(new InMemoryCustomFieldRepository(donors), donors, new InMemoryApplicationRepository(donors),
+                donors);
     }
 }

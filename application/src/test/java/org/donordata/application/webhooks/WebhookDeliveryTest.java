@@ -91,13 +91,13 @@ class WebhookDeliveryTest {
     private Donor createAs(Actor actor) {
         return donors.write(OWNER, NOW, tx -> new DonorWrites(NOW, DonorService.IDEMPOTENCY_KEY_LIFETIME, actor)
                 .create(tx, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")).applyTo(
-                        DonorDetails.DEFAULTS)));
+                        DonorDetails.DEFAULTS, List::of)));
     }
 
     private void modifyAs(Actor actor, long id, String field, Object value) {
         donors.write(OWNER, NOW, tx -> new DonorWrites(NOW, DonorService.IDEMPOTENCY_KEY_LIFETIME, actor)
                 .modify(tx, id, ExpectedVersion.ANY, details -> DonorChanges.from(Map.of(field, value))
-                        .applyTo(details))).orElseThrow();
+                        .applyTo(details, List::of))).orElseThrow();
     }
 
     private WebhookEndpoint stored(long id) {

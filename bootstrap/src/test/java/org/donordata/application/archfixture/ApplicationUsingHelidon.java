@@ -2,9 +2,12 @@ package org.donordata.application.archfixture;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import io.helidon.http.Status;
+import jakarta.json.JsonObject;
 
-/** Deliberately breaks the rules: a use case that knows HTTP statuses and caches with an adapter's library. */
+/** Deliberately breaks the rules: a use case that knows HTTP statuses, caches with an adapter's
+ * library and reads JSON with another's. */
 public class ApplicationUsingHelidon {
     Status status = Status.OK_200;
     Cache<String, String> cache;
+    JsonObject json;
 }

@@ -1,5 +1,6 @@
 package org.donordata.domain.webhooks;
 
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -19,7 +20,7 @@ class WebhookMessageTest {
 
     private static final Instant AT = Instant.parse("2026-11-25T09:30:00.123456Z");
     private static final Donor ADA = new Donor(42, DonorChanges.from(Map.of("first_name", "Ada", "last_name",
-            "Lovelace", "email", "ada@example.org")).applyTo(DonorDetails.DEFAULTS), AT, AT, 3);
+            "Lovelace", "email", "ada@example.org")).applyToNew(List::of), AT, AT, 3);
 
     @Test
     void theBodyIsTheContractsThinMessageWithNoPersonalData() {

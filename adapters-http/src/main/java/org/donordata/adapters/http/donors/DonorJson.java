@@ -2,9 +2,11 @@ package org.donordata.adapters.http.donors;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
@@ -16,6 +18,7 @@ import org.donordata.application.Duplicate;
 import org.donordata.application.Scope;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DuplicateKeys;
+import org.donordata.domain.CustomValues;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
 
@@ -138,6 +141,22 @@ final class DonorJson {
             case Long number -> json.writeNumber(number);
             case DonorType type -> json.writeString(type.key());
             case Instant instant -> json.writeString(instant.toString());
+            case BigDecimal number -> json.writeNumber(number);
+            case List<?> choices -> {
+                json.writeStartArray();
+                for (Object choice : choices) {
+                    json.writeString((String) choice);
+                }
+                json.writeEndArray();
+            }
+            case CustomValues custom -> {
+                json.writeStartObject();
+                for (Map.Entry<String, Object> member : custom.byKey().entrySet()) {
+                    json.writeFieldName(member.getKey());
+                    value(json, member.getValue());
+                }
+                json.writeEndObject();
+            }
             default -> throw new IllegalStateException("no JSON form for a " + value.getClass().getSimpleName());
         }
     }

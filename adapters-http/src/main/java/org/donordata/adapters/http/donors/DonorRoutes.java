@@ -32,6 +32,7 @@ import org.donordata.application.TrailService;
 import org.donordata.application.Upserted;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
+import org.donordata.domain.CustomField;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.IdempotencyKey;
@@ -121,12 +122,12 @@ public final class DonorRoutes {
 
     // Created: 201 with Location, as a create; modified: 200, as a modify. Both carry the donor's ETag.
     private void upsert(ServerRequest req, ServerResponse res, Caller caller) {
-        DonorChanges fields = DonorChanges.from(JsonBody.read(req));
+        DonorChanges fields = DonorChanges.from(JsonBody.readWithTree(req, CustomField.DONOR_MEMBER));
         Optional<IdempotencyKey> key;
         try {
             key = DonorParameters.idempotencyKey(req);
         } catch (InvalidInputException badKey) {
-            throw withProblemsOfTheBody(fields, badKey);
+            throw withProblemsOfTheBody(caller, fields, badKey);
         }
         String externalId = DonorParameters.externalId(req);
         Upserted upserted = donors.upsert(caller.application().id(), Access.actor(req, caller), externalId, fields,
@@ -147,12 +148,12 @@ public final class DonorRoutes {
 
     // A retry with the same Idempotency-Key gets the same answer; no ETag, as the donor may have changed since.
     private void create(ServerRequest req, ServerResponse res, Caller caller) {
-        DonorChanges fields = DonorChanges.from(JsonBody.read(req));
+        DonorChanges fields = DonorChanges.from(JsonBody.readWithTree(req, CustomField.DONOR_MEMBER));
         Optional<IdempotencyKey> key;
         try {
             key = DonorParameters.idempotencyKey(req);
         } catch (InvalidInputException badKey) {
-            throw withProblemsOfTheBody(fields, badKey);
+            throw withProblemsOfTheBody(caller, fields, badKey);
         }
         long id;
         if (key.isPresent()) {
@@ -169,7 +170,7 @@ public final class DonorRoutes {
     }
 
     private void modify(ServerRequest req, ServerResponse res, Caller caller) {
-        DonorChanges changes = DonorChanges.from(JsonBody.read(req));
+        DonorChanges changes = DonorChanges.from(JsonBody.readWithTree(req, CustomField.DONOR_MEMBER));
         changed(req, res, donors.modify(caller.application().id(), Access.actor(req, caller), DonorParameters.donorId(req),
                 changes, EntityTags.expected(req)));
     }
@@ -209,13 +210,9 @@ public final class DonorRoutes {
     /** Who the trail says made a change in this request. */
 
     /** One answer names every problem of a request: those of the body first, as a create would find them. */
-    private static InvalidInputException withProblemsOfTheBody(DonorChanges fields, InvalidInputException other) {
-        List<Problem> all = new ArrayList<>();
-        try {
-            fields.applyTo(DonorDetails.DEFAULTS);
-        } catch (InvalidInputException body) {
-            all.addAll(body.problems());
-        }
+    private InvalidInputException withProblemsOfTheBody(Caller caller, DonorChanges fields,
+            InvalidInputException other) {
+        List<Problem> all = new ArrayList<>(donors.problemsOfNew(caller.application().id(), fields));
         all.addAll(other.problems());
         return new InvalidInputException(all);
     }

@@ -20,6 +20,7 @@ import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import jakarta.json.Json;
 import jakarta.json.JsonConfig;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -65,6 +66,32 @@ public final class JsonBody {
     public static Map<String, Object> read(ServerRequest req) {
         requireJson(req.headers());
         return members(readAtMostMax(req));
+    }
+
+    /**
+     * The members of the request's body, as {@link #read} gives them, except the one named {@code tree}, whose value
+     * is given whole as plain Java values: a JSON object as a Map (in the order sent), an array as a List, a number as a
+     * BigDecimal, and strings, booleans and nulls as above (what CustomValueChanges reads).
+     */
+    public static Map<String, Object> readWithTree(ServerRequest req, String tree) {
+        Map<String, Object> members = read(req);
+        if (members.get(tree) instanceof JsonValue value) {
+            members.put(tree, tree(value));
+        }
+        return members;
+    }
+
+    private static Object tree(JsonValue value) {
+        return switch (value.getValueType()) {
+            case NUMBER -> ((JsonNumber) value).bigDecimalValue();
+            case ARRAY -> value.asJsonArray().stream().map(JsonBody::tree).toList();
+            case OBJECT -> {
+                Map<String, Object> members = new LinkedHashMap<>();
+                value.asJsonObject().forEach((name, member) -> members.put(name, tree(member)));
+                yield members;
+            }
+            default -> plain(value);
+        };
     }
 
     /**

@@ -30,7 +30,7 @@ class DonorJsonTest {
 
     private static final DonorDetails ZOE = DonorChanges.from(Map.of("type", "organization",
             "organization_name", "Zoë \"Quoted\" \\ Trust 🌍", "email", "zoe@example.org", "email_opt_out", true,
-            "notes", "Line one\r\nline two\ttabbed")).applyTo(DonorDetails.DEFAULTS);
+            "notes", "Line one\r\nline two\ttabbed")).applyToNew(List::of);
 
     @Test
     void fieldsAreWrittenAsTheReferenceDocumentInEveryForm() throws Exception {

@@ -62,7 +62,7 @@ public final class ApiFixture {
     public final WebhookService webhooks = new WebhookService(webhookStore, keys, WebhookUrl.Rules.STRICT,
             Clock.fixed(NOW, ZoneOffset.UTC));
     public final InMemoryCustomFieldRepository fieldStore = new InMemoryCustomFieldRepository(store);
-    public final CustomFieldService fields = new CustomFieldService(fieldStore, Clock.fixed(NOW, ZoneOffset.UTC));
+    public final CustomFieldService fields = new CustomFieldService(fieldStore, store, Clock.fixed(NOW, ZoneOffset.UTC));
 
     public ApiFixture() {
         when(applications.authenticate(KEY)).thenReturn(new Authentication.Valid(CALLER));
@@ -97,7 +97,7 @@ public final class ApiFixture {
     }
 
     public long addDonor(Application owner, DonorChanges fields) {
-        return new RepositoryWrites(store).insert(owner.id(), fields.applyTo(DonorDetails.DEFAULTS), NOW).id();
+        return new RepositoryWrites(store).insert(owner.id(), fields.applyToNew(List::of), NOW).id();
     }
 
     public void addPeople(int count) {

@@ -20,6 +20,7 @@ import org.donordata.adapters.sql.kit.DocumentMember;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.application.DonorDocument;
 import org.donordata.domain.Donor;
+import org.donordata.domain.CustomValues;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
@@ -113,7 +114,8 @@ public final class DonorColumns {
     static Bindings set(Bindings bindings, DonorDetails details) {
         for (DonorField field : DonorField.writableFields()) {
             // The field's kind gives the value the column's type (the migrations' columns, the jOOQ classes).
-            bindings.setUnchecked(parameter(field), details.get(field));
+            bindings.setUnchecked(parameter(field), field == DonorField.CUSTOM ? CustomColumn.text(details.custom())
+                    : details.get(field));
         }
         String email = details.text(DonorField.EMAIL);
         return bindings.set(FOLDED_EMAIL_PARAMETER, email == null ? null : EmailAddress.fold(email));
@@ -125,22 +127,30 @@ public final class DonorColumns {
      */
     static DonorDetails details(Map<DonorField, String> stored) {
         Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
-        stored.forEach((field, text) -> values.put(field,
-                field == DonorField.TYPE ? DonorType.fromKey(text).orElseThrow() : text));
+        stored.forEach((field, text) -> values.put(field, switch (field.kind()) {
+            case TYPE -> DonorType.fromKey(text).orElseThrow();
+            case CUSTOM -> CustomColumn.read(text);
+            default -> text;
+        }));
         return DonorDetails.DEFAULTS.with(values);
     }
 
-    /** The column of a text field (or the type, stored as its key). */
+    /** The column of a text field (or the type, stored as its key, or the custom values, as CustomColumn's text). */
     @SuppressWarnings("unchecked")
     static Field<String> text(DonorField field) {
-        if (field.kind() != DonorField.Kind.TYPE && !field.kind().valueType().equals(String.class)) {
+        if (field.kind() != DonorField.Kind.TYPE && field.kind() != DonorField.Kind.CUSTOM
+                && !field.kind().valueType().equals(String.class)) {
             throw new IllegalArgumentException(field.key() + " is not stored as text");
         }
         return (Field<String>) column(field);
     }
 
     private static Object stored(Object value) {
-        return value instanceof DonorType type ? type.key() : value;
+        return switch (value) {
+            case DonorType type -> type.key();
+            case CustomValues custom -> CustomColumn.text(custom);
+            case null, default -> value;
+        };
     }
 
     /**
@@ -206,6 +216,7 @@ public final class DonorColumns {
             case TYPE -> DonorType.fromKey(kind.text(row, column)).orElseThrow(
                     () -> new IllegalStateException("a stored donor has an unknown type"));
             case TEXT, EMAIL, COUNTRY -> kind.text(row, column);
+            case CUSTOM -> CustomColumn.read(kind.text(row, column));
             case FLAG -> row.getBoolean(column);
             case TIMESTAMP -> kind.instant(row, column);
             case REFERENCE -> {

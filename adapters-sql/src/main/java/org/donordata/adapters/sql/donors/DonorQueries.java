@@ -25,6 +25,7 @@ import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Ordering;
 import org.donordata.adapters.sql.kit.Statement;
+import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
@@ -67,13 +68,14 @@ import org.jooq.impl.DSL;
  * @param words a donor's search words
  * @param wordCount how many words of an owner's donors a search term begins, up to a limit (SearchPlan)
  * @param sharingKeys the donors that share the most of some duplicate keys with a donor, as rows
+ * @param fields the owner's custom fields, as a write reads them
  */
 public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate,
         DonorColumns.Documents documentColumns, Reading documents,
         Statement insert, Statement update, Statement updateKeepingIndexed, Statement changes,
         Statement findByExternalIdForUpdate,
         IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail, DonorWords words,
-        Statement wordCount, Statement duplicateKeys, Statement sharingKeys) {
+        Statement wordCount, Statement duplicateKeys, Statement sharingKeys, FieldRows fields) {
 
     /**
      * The reads of one selection: a donor by id, a page in id order, a filtered page, and a searched page (rendered when
@@ -159,7 +161,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             .mapToObj(i -> DSL.param("p_duplicate_key_" + i, String.class)).toList();
     private static final Param<Integer> WORD_COUNT_LIMIT = DSL.param("p_word_count_limit", Integer.class);
     /** U+10FFFF, which is no letter or digit and sorts after every one in each database's order of words (V9). */
-    private static final String AFTER_EVERY_LETTER = "\uDBFF\uDFFF";
+    static final String AFTER_EVERY_LETTER = "\uDBFF\uDFFF";
 
     /** A criterion of a filtered list (docs/api.md, "Finding donors (filters)"): the condition it adds. */
     enum Criterion {
@@ -197,7 +199,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 Statement.render(renderer, kind.lockedForUpdate(byExternalId)),
                 IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind),
                 DonorWords.of(kind), Statement.render(renderer, wordCountQuery(kind)),
-                Statement.render(renderer, duplicateKeysQuery()), Statement.render(renderer, sharingKeysQuery(kind, documents)));
+                Statement.render(renderer, duplicateKeysQuery()), Statement.render(renderer, sharingKeysQuery(kind, documents)),
+                FieldRows.of(kind));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {

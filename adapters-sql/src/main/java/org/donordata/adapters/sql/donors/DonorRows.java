@@ -1,21 +1,28 @@
 package org.donordata.adapters.sql.donors;
 
+import static org.donordata.adapters.sql.schema.Tables.DONOR_WORDS;
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
 import java.sql.PreparedStatement;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
+import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.PreparedStatements;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.kit.UniqueConstraint;
+import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorChangeRecord;
 import org.donordata.application.DonorTransaction;
 import org.donordata.application.HeldIdempotencyKey;
 import org.donordata.application.KeyUse;
+import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomValueIndex;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
@@ -149,6 +156,29 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 .set(parameter, value);
         return tx.connectionResult(connection -> queries.donors(query.prepared(connection, bindings), 1).stream()
                 .findFirst());
+    }
+
+    @Override
+    public List<CustomField> customFields() {
+        return queries.fields().held(tx, owner);
+    }
+
+    @Override
+    public Optional<CustomField> removeCustomField(long id, Actor actor) {
+        return FieldRows.remove(tx, queries.trail(), owner, id, actor, now);
+    }
+
+    // The field's entries in donor_words (CustomValueIndex): one range of the words' lookup index.
+    @Override
+    public List<Donor> holding(String key, int count) {
+        String first = CustomValueIndex.keyed(key);
+        List<Long> ids = tx.selectDistinct(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
+                .where(DONOR_WORDS.APPLICATION_ID.eq(owner.value()), DONOR_WORDS.WORD.ge(first),
+                        DONOR_WORDS.WORD.lt(first + DonorQueries.AFTER_EVERY_LETTER))
+                .orderBy(DONOR_WORDS.DONOR_ID).limit(count).fetch(DONOR_WORDS.DONOR_ID);
+        List<Donor> holders = new ArrayList<>();
+        ids.forEach(id -> find(id).ifPresent(holders::add));
+        return holders;
     }
 
     private RuntimeException duplicateExternalIdOr(DataAccessException e, DonorDetails details) {

@@ -17,6 +17,7 @@ import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.application.ApplicationId;
+import org.donordata.domain.CustomValueIndex;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DuplicateKeys;
@@ -65,13 +66,14 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
     }
 
     /** The fields a donor's entries are made of. */
-    private static final Set<DonorField> FIELDS = Stream.concat(SearchWords.FIELDS.stream(),
-            DuplicateKeys.FIELDS.stream()).collect(Collectors.toUnmodifiableSet());
+    private static final Set<DonorField> FIELDS = Stream.concat(Stream.concat(SearchWords.FIELDS.stream(),
+            DuplicateKeys.FIELDS.stream()), Stream.of(DonorField.CUSTOM)).collect(Collectors.toUnmodifiableSet());
 
-    /** A donor's entries: its search words, then its duplicate keys. */
+    /** A donor's entries: its search words, its duplicate keys, then its custom values' (CustomValueIndex). */
     static Set<String> entries(DonorDetails details) {
         Set<String> entries = new LinkedHashSet<>(SearchWords.of(details));
         entries.addAll(DuplicateKeys.of(details));
+        entries.addAll(CustomValueIndex.of(details.custom()));
         return entries;
     }
 
@@ -103,7 +105,7 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
         List<Row3<Long, String, Long>> rows = new ArrayList<>();
         for (Record donor : donors) {
             Map<DonorField, String> stored = new EnumMap<>(DonorField.class);
-            FIELDS.forEach(field -> stored.put(field, (String) donor.get(DonorColumns.column(field))));
+            FIELDS.forEach(field -> stored.put(field, donor.get(DonorColumns.text(field))));
             for (String entry : entries(DonorColumns.details(stored))) {
                 rows.add(DSL.row(donor.get(DONORS.ID), entry, donor.get(DONORS.APPLICATION_ID)));
             }

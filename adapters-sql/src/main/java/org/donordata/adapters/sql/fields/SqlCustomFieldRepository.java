@@ -22,16 +22,13 @@ import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomFieldConflictException;
 import org.donordata.domain.CustomFieldType;
 import org.jooq.DSLContext;
-import org.jooq.Record;
 import org.jooq.exception.DataAccessException;
-import org.jooq.tools.json.JSONArray;
-import org.jooq.tools.json.JSONParser;
-import org.jooq.tools.json.ParseException;
 
 /**
  * Custom field definitions in {@code custom_fields}, each write with its trail record in one transaction, through the
  * node's writes as every other write goes (on SQLite and MariaDB, the one writer's shared commits). Choices are kept as
- * a JSON array in the field's order.
+ * a JSON array in the field's order (FieldRows); a removal is a donor write (DonorTransaction), since it deletes the
+ * field's values too.
  */
 public final class SqlCustomFieldRepository implements CustomFieldRepository {
 
@@ -70,7 +67,7 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
                             .set(CUSTOM_FIELDS.FIELD_KEY, field.key())
                             .set(CUSTOM_FIELDS.LABEL, field.label())
                             .set(CUSTOM_FIELDS.FIELD_TYPE, field.type().wireName())
-                            .set(CUSTOM_FIELDS.CHOICES, choices(field))
+                            .set(CUSTOM_FIELDS.CHOICES, FieldRows.choices(field))
                             .set(CUSTOM_FIELDS.REQUIRED, field.required())
                             .set(CUSTOM_FIELDS.DESCRIPTION, field.description())
                             .set(CUSTOM_FIELDS.ARCHIVED, field.archived())
@@ -106,14 +103,14 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
     public List<CustomField> page(ApplicationId owner, long offset, int count) {
         return dsl.selectFrom(CUSTOM_FIELDS).where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()))
                 .orderBy(CUSTOM_FIELDS.ID).limit(DonorRepository.checkedCount(count)).offset(offset)
-                .fetch(SqlCustomFieldRepository::field);
+                .fetch(FieldRows::field);
     }
 
     @Override
     public Optional<CustomField> find(ApplicationId owner, long id) {
         return dsl.selectFrom(CUSTOM_FIELDS)
                 .where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()), CUSTOM_FIELDS.ID.eq(id))
-                .fetchOptional(SqlCustomFieldRepository::field);
+                .fetchOptional(FieldRows::field);
     }
 
     @Override
@@ -121,7 +118,7 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
         return writes.write(tx -> {
             int updated = tx.update(CUSTOM_FIELDS)
                     .set(CUSTOM_FIELDS.LABEL, changed.label())
-                    .set(CUSTOM_FIELDS.CHOICES, choices(changed))
+                    .set(CUSTOM_FIELDS.CHOICES, FieldRows.choices(changed))
                     .set(CUSTOM_FIELDS.REQUIRED, changed.required())
                     .set(CUSTOM_FIELDS.DESCRIPTION, changed.description())
                     .set(CUSTOM_FIELDS.ARCHIVED, changed.archived())
@@ -136,44 +133,4 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
             return updated == 1;
         });
     }
-
-    @Override
-    public boolean remove(ApplicationId owner, long id, Actor actor, Instant now) {
-        return writes.write(tx -> {
-            Optional<String> key = tx.select(CUSTOM_FIELDS.FIELD_KEY).from(CUSTOM_FIELDS)
-                    .where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()), CUSTOM_FIELDS.ID.eq(id))
-                    .fetchOptional(CUSTOM_FIELDS.FIELD_KEY);
-            if (key.isEmpty()) {
-                return false;
-            }
-            // Two removals at once: the second deletes nothing, and records nothing.
-            if (tx.deleteFrom(CUSTOM_FIELDS).where(CUSTOM_FIELDS.ID.eq(id)).execute() == 0) {
-                return false;
-            }
-            trail.fieldEvent(tx, owner, id, key.get(), AuditAction.FIELD_REMOVED, actor, micros(now));
-            return true;
-        });
-    }
-
-    private static String choices(CustomField field) {
-        return field.type().hasChoices() ? JSONArray.toJSONString(field.choices()) : null;
-    }
-
-    private static CustomField field(Record row) {
-        CustomFieldType type = CustomFieldType.fromWireName(row.get(CUSTOM_FIELDS.FIELD_TYPE)).orElseThrow();
-        String choices = row.get(CUSTOM_FIELDS.CHOICES);
-        return new CustomField(row.get(CUSTOM_FIELDS.ID), row.get(CUSTOM_FIELDS.FIELD_KEY), row.get(CUSTOM_FIELDS.LABEL),
-                type, choices == null ? List.of() : parsed(choices), row.get(CUSTOM_FIELDS.REQUIRED),
-                row.get(CUSTOM_FIELDS.DESCRIPTION), row.get(CUSTOM_FIELDS.ARCHIVED), row.get(CUSTOM_FIELDS.CREATED_AT),
-                row.get(CUSTOM_FIELDS.UPDATED_AT));
-    }
-
-    private static List<String> parsed(String choices) {
-        try {
-            return ((List<?>) new JSONParser().parse(choices)).stream().map(String.class::cast).toList();
-        } catch (ParseException e) {
-            throw new IllegalStateException("a stored field's choices are not a JSON array: " + choices, e);
-        }
-    }
-
 }

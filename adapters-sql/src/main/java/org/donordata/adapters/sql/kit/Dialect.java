@@ -35,6 +35,12 @@ public interface Dialect {
     <R extends Record> ResultQuery<R> lockedForUpdate(SelectForUpdateStep<R> select);
 
     /**
+     * The select, holding what it reads against a change by another transaction until this one ends, while other
+     * readers that hold it too go on (what every write takes of the custom fields it checks values against).
+     */
+    <R extends Record> ResultQuery<R> lockedForShare(SelectForUpdateStep<R> select);
+
+    /**
      * A donor's JSON object, as the API writes it (DonorDocument.Json), built by the database from the members' columns
      * in their order: numbers as numbers, text as strings or null, flags as true or false, instants as strings in the
      * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null. Empty, by

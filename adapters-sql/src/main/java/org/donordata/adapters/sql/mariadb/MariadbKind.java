@@ -118,6 +118,12 @@ public final class MariadbKind implements DatabaseKind {
         return select.forUpdate();
     }
 
+    // Every write holds the write turn (takeWriteTurn), so no other write runs meanwhile.
+    @Override
+    public <R extends Record> ResultQuery<R> lockedForShare(SelectForUpdateStep<R> select) {
+        return select;
+    }
+
     // The write turn is every key's lock: a transaction that holds it is the only one writing.
     @Override
     public void lockKey(DSLContext tx, long application, String key) {

@@ -101,6 +101,11 @@ public final class PostgresKind implements DatabaseKind {
         return select.forUpdate();
     }
 
+    @Override
+    public <R extends Record> ResultQuery<R> lockedForShare(SelectForUpdateStep<R> select) {
+        return select.forShare();
+    }
+
     private static final Param<String> KEY = DSL.param("p_key", String.class);
     private static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
     private static final Statement LOCK_KEY = Statement.render(DSL.using(SQLDialect.POSTGRES), DSL.select(

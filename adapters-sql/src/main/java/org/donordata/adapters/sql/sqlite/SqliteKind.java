@@ -114,6 +114,12 @@ public final class SqliteKind implements DatabaseKind {
 
     // Writes are serial already: the single writer runs them one after the other.
     @Override
+    public <R extends Record> ResultQuery<R> lockedForShare(SelectForUpdateStep<R> select) {
+        return select;
+    }
+
+    // Writes are serial already: the single writer runs them one after the other.
+    @Override
     public void lockKey(DSLContext tx, long application, String key) {
     }
 
@@ -162,6 +168,8 @@ public final class SqliteKind implements DatabaseKind {
             arguments.add(switch (member.kind()) {
                 case FLAG -> DSL.field("json(iif({0}, 'true', 'false'))", String.class, member.column());
                 case TIMESTAMP -> instantText(member.column());
+                // Stored as the API's object (CustomColumn), NULL for none; json() embeds it as JSON, not a string.
+                case CUSTOM -> DSL.field("json(ifnull({0}, '{}'))", String.class, member.column());
                 default -> member.column();
             });
         }

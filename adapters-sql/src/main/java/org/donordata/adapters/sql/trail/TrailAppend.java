@@ -17,7 +17,6 @@ import org.donordata.application.ApplicationId;
 import org.donordata.application.AuditAction;
 import org.donordata.application.DonorChangeRecord;
 import org.donordata.domain.Donor;
-import org.donordata.domain.DonorField;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -166,7 +165,7 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
     private Bindings donorBindings(ApplicationId owner, long donorId, DonorChangeRecord record, long version,
             Instant at) {
         return bindings(owner, record.action(), record.actor(), at).set(DONOR, donorId)
-                .set(FIELDS, String.join(" ", record.fields().stream().map(DonorField::key).toList()))
+                .set(FIELDS, String.join(" ", record.fields()))
                 .set(VERSION, version);
     }
 

@@ -6,7 +6,7 @@ import jakarta.json.JsonObject;
 import org.donordata.bootstrap.Main;
 
 /**
- * Deliberately breaks the rules: the SQL adapter using the composition root, JSON-P, the HTTP rate limiter and the
+ * Deliberately breaks the rules: the SQL adapter using the composition root, the HTTP rate limiter and the
  * HTTP adapter's JSON generator.
  */
 public class SqlUsingBootstrapAndJsonp {

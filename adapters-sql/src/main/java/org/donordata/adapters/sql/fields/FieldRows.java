@@ -1,0 +1,116 @@
+package org.donordata.adapters.sql.fields;
+
+import static org.donordata.adapters.sql.kit.StoredInstantBinding.micros;
+import static org.donordata.adapters.sql.schema.Tables.CUSTOM_FIELDS;
+
+import java.io.StringReader;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Statement;
+import org.donordata.adapters.sql.trail.TrailAppend;
+import org.donordata.application.Actor;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.AuditAction;
+import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFieldType;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Param;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+
+import jakarta.json.Json;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+
+/**
+ * Rows of {@code custom_fields} (V18) as fields, and what a donor write does with them: read the owner's fields, held
+ * against their change until the write ends (a statement rendered once: every create reads them), and remove one.
+ * Choices are kept as a JSON array in the field's order.
+ */
+public record FieldRows(DatabaseKind kind, Statement held) {
+
+    private static final Param<Long> APPLICATION = DSL.param("p_fields_application", Long.class);
+    private static final List<Field<?>> COLUMNS = List.of(CUSTOM_FIELDS.ID, CUSTOM_FIELDS.FIELD_KEY,
+            CUSTOM_FIELDS.LABEL, CUSTOM_FIELDS.FIELD_TYPE, CUSTOM_FIELDS.CHOICES, CUSTOM_FIELDS.REQUIRED,
+            CUSTOM_FIELDS.DESCRIPTION, CUSTOM_FIELDS.ARCHIVED, CUSTOM_FIELDS.CREATED_AT, CUSTOM_FIELDS.UPDATED_AT);
+
+    public static FieldRows of(DatabaseKind kind) {
+        return new FieldRows(kind, Statement.render(kind.renderer(), kind.lockedForShare(DSL.select(COLUMNS)
+                .from(CUSTOM_FIELDS).where(CUSTOM_FIELDS.APPLICATION_ID.eq(APPLICATION)).orderBy(CUSTOM_FIELDS.ID))));
+    }
+
+    /** The owner's fields in id order, held against a change until the transaction ends (DonorTransaction). */
+    public List<CustomField> held(DSLContext tx, ApplicationId owner) {
+        return tx.connectionResult(connection -> {
+            List<CustomField> fields = new ArrayList<>();
+            try (ResultSet rows = held.prepared(connection, new Bindings(kind).set(APPLICATION, owner.value()))
+                    .executeQuery()) {
+                while (rows.next()) {
+                    fields.add(read(rows));
+                }
+            }
+            return fields;
+        });
+    }
+
+    private CustomField read(ResultSet row) throws SQLException {
+        String choices = kind.text(row, 5);
+        return new CustomField(row.getLong(1), kind.text(row, 2), kind.text(row, 3),
+                CustomFieldType.fromWireName(kind.text(row, 4)).orElseThrow(),
+                choices == null ? List.of() : choices(choices), row.getBoolean(6), kind.text(row, 7),
+                row.getBoolean(8), kind.instant(row, 9), kind.instant(row, 10));
+    }
+
+    /**
+     * Deletes the owner's field, with the trail's record of its removal, before anything else of the write: held from
+     * then on, so that every write that reads the owner's fields waits for this one.
+     *
+     * @return the field removed, or empty when the owner has none with this id (or another removal came first)
+     */
+    public static Optional<CustomField> remove(DSLContext tx, TrailAppend trail, ApplicationId owner, long id,
+            Actor actor, Instant now) {
+        Optional<CustomField> field = tx.selectFrom(CUSTOM_FIELDS)
+                .where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()), CUSTOM_FIELDS.ID.eq(id))
+                .fetchOptional(FieldRows::field);
+        // Two removals at once: the second deletes nothing, and records nothing.
+        if (field.isEmpty() || tx.deleteFrom(CUSTOM_FIELDS).where(CUSTOM_FIELDS.ID.eq(id)).execute() == 0) {
+            return Optional.empty();
+        }
+        trail.fieldEvent(tx, owner, id, field.get().key(), AuditAction.FIELD_REMOVED, actor, micros(now));
+        return field;
+    }
+
+    /** The field a row of {@code custom_fields} holds. */
+    static CustomField field(Record row) {
+        CustomFieldType type = CustomFieldType.fromWireName(row.get(CUSTOM_FIELDS.FIELD_TYPE)).orElseThrow();
+        String choices = row.get(CUSTOM_FIELDS.CHOICES);
+        return new CustomField(row.get(CUSTOM_FIELDS.ID), row.get(CUSTOM_FIELDS.FIELD_KEY), row.get(CUSTOM_FIELDS.LABEL),
+                type, choices == null ? List.of() : choices(choices), row.get(CUSTOM_FIELDS.REQUIRED),
+                row.get(CUSTOM_FIELDS.DESCRIPTION), row.get(CUSTOM_FIELDS.ARCHIVED), row.get(CUSTOM_FIELDS.CREATED_AT),
+                row.get(CUSTOM_FIELDS.UPDATED_AT));
+    }
+
+    /** The stored form of a field's choices: a JSON array, or null for a type without choices. */
+    static String choices(CustomField field) {
+        if (!field.type().hasChoices()) {
+            return null;
+        }
+        var array = Json.createArrayBuilder();
+        field.choices().forEach(array::add);
+        return array.build().toString();
+    }
+
+    private static List<String> choices(String stored) {
+        try (JsonReader reader = Json.createReader(new StringReader(stored))) {
+            return reader.readArray().getValuesAs(JsonString::getString);
+        }
+    }
+}
