@@ -6,6 +6,7 @@ import org.donordata.adapters.cli.DonorServices;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
 import org.donordata.application.TrailService;
+import org.donordata.application.fields.CustomFieldService;
 
 /** The command-line adapter's use cases on the database the environment configures, closed with the command. */
 record DonorServicesOf(Wiring wiring) implements DonorServices {
@@ -17,6 +18,11 @@ record DonorServicesOf(Wiring wiring) implements DonorServices {
     @Override
     public DonorService donors() {
         return wiring.donors();
+    }
+
+    @Override
+    public CustomFieldService fields() {
+        return wiring.fields();
     }
 
     @Override

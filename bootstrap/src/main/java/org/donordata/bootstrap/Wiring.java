@@ -47,6 +47,10 @@ final class Wiring implements AutoCloseable {
         return donors;
     }
 
+    CustomFieldService fields() {
+        return fields;
+    }
+
     TrailService trail() {
         return trail;
     }

@@ -102,7 +102,7 @@ public final class DonorCommands {
             long withDuplicates = 0;
             try (DonorServices services = opener.open()) {
                 ApplicationId owner = owner(services);
-                DonorImport donorImport = new DonorImport(services.donors(), err(),
+                DonorImport donorImport = new DonorImport(services.donors(), services.fields(), err(),
                         new Progress(err(), Progress.toTerminal()));
                 summary = donorImport.run(owner, file);
                 if (reportDuplicates) {
@@ -149,7 +149,7 @@ public final class DonorCommands {
             long written;
             try (DonorServices services = opener.open()) {
                 ApplicationId owner = owner(services);
-                DonorExport export = new DonorExport(services.donors());
+                DonorExport export = new DonorExport(services.donors(), services.fields());
                 Progress progress = new Progress(err(), Progress.toTerminal());
                 if (target == null) {
                     Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));

@@ -3,9 +3,12 @@ package org.donordata.adapters.cli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import jakarta.json.Json;
 import jakarta.json.stream.JsonGenerator;
@@ -15,6 +18,9 @@ import org.apache.commons.csv.CSVPrinter;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
 import org.donordata.domain.Donor;
+import org.donordata.application.fields.CustomFieldService;
+import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomValues;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
 
@@ -27,13 +33,17 @@ final class DonorExport {
 
     enum Format { CSV, NDJSON }
 
-    private static final DonorField[] FIELDS = DonorField.values();
+    /** Every field but custom, which a CSV file writes as one column per custom field, and NDJSON as an object. */
+    private static final DonorField[] FIELDS = java.util.Arrays.stream(DonorField.values())
+            .filter(field -> field != DonorField.CUSTOM).toArray(DonorField[]::new);
     private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
 
     private final DonorService donors;
+    private final CustomFieldService customFields;
 
-    DonorExport(DonorService donors) {
+    DonorExport(DonorService donors, CustomFieldService customFields) {
         this.donors = donors;
+        this.customFields = customFields;
     }
 
     /** @return how many donors it wrote */
@@ -42,12 +52,18 @@ final class DonorExport {
         progress.start(0);
         try {
             if (format == Format.CSV) {
-                CSVPrinter csv = CSVFormat.RFC4180.builder()
-                        .setHeader(Arrays.stream(FIELDS).map(DonorField::key).toArray(String[]::new)).get().print(out);
+                List<CustomField> custom = customFields.all(owner);
+                CSVPrinter csv = CSVFormat.RFC4180.builder().setHeader(Stream.concat(Arrays.stream(FIELDS)
+                        .map(DonorField::key), custom.stream().map(CustomColumns::header)).toArray(String[]::new))
+                        .get().print(out);
                 donors.forEach(owner, donor -> {
                     try {
                         for (DonorField field : FIELDS) {
                             csv.print(SpreadsheetCells.neutralised(text(donor.get(field))));
+                        }
+                        for (CustomField field : custom) {
+                            csv.print(SpreadsheetCells.neutralised(
+                                    CustomColumns.cell(donor.details().custom().get(field.key()))));
                         }
                         csv.println();
                     } catch (IOException e) {
@@ -81,12 +97,28 @@ final class DonorExport {
         try {
             JsonGenerator json = JSON.createGenerator(new NonClosingWriter(out));
             json.writeStartObject();
-            for (DonorField field : FIELDS) {
+            for (DonorField field : DonorField.values()) {
                 Object value = donor.get(field);
                 switch (value) {
                     case null -> json.writeNull(field.key());
                     case Boolean flag -> json.write(field.key(), flag);
                     case Long number -> json.write(field.key(), number);
+                    case CustomValues custom -> {
+                        json.writeStartObject(field.key());
+                        custom.byKey().forEach((key, member) -> {
+                            switch (member) {
+                                case Boolean flag -> json.write(key, flag);
+                                case BigDecimal number -> json.write(key, number);
+                                case List<?> choices -> {
+                                    json.writeStartArray(key);
+                                    choices.forEach(choice -> json.write((String) choice));
+                                    json.writeEnd();
+                                }
+                                default -> json.write(key, (String) member);
+                            }
+                        });
+                        json.writeEnd();
+                    }
                     default -> json.write(field.key(), text(value));
                 }
             }

@@ -23,6 +23,7 @@ import org.donordata.application.Duplicate;
 import org.donordata.application.KeyedCreate;
 import org.donordata.application.Upserted;
 import org.donordata.domain.DomainException;
+import org.donordata.application.fields.CustomFieldService;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.ExpectedVersion;
@@ -64,11 +65,13 @@ final class DonorImport {
     private enum Outcome { CREATED, MODIFIED, REPEATED, ERASED }
 
     private final DonorService donors;
+    private final CustomFieldService fields;
     private final PrintWriter refusals;
     private final Progress progress;
 
-    DonorImport(DonorService donors, PrintWriter refusals, Progress progress) {
+    DonorImport(DonorService donors, CustomFieldService fields, PrintWriter refusals, Progress progress) {
         this.donors = donors;
+        this.fields = fields;
         this.refusals = refusals;
         this.progress = progress;
     }
@@ -83,7 +86,8 @@ final class DonorImport {
             // Rows in flight, in file order: refusals are reported in line order, and the oldest is waited for
             // only when the window is full, so the writer always has rows to group.
             Deque<InFlight> inFlight = new ArrayDeque<>();
-            try (ImportRows source = ImportRows.of(file.getFileName().toString(), reader)) {
+            try (ImportRows source = ImportRows.of(file.getFileName().toString(), reader,
+                    fields.all(owner))) {
                 for (Optional<ImportRow> row = source.next(); row.isPresent(); row = source.next()) {
                     ImportRow each = row.get();
                     inFlight.add(new InFlight(each.line(), rows.submit(() -> importRow(owner, each))));

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Optional;
 import jakarta.json.Json;
 import jakarta.json.JsonConfig;
 import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonReaderFactory;
@@ -22,6 +24,7 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 import org.apache.commons.csv.DuplicateHeaderMode;
+import org.donordata.domain.CustomField;
 import org.donordata.domain.DonorField;
 
 /**
@@ -38,9 +41,10 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
         this.reader = reader;
     }
 
-    static ImportRows of(String fileName, BoundedReader reader) throws ImportFileException {
+    /** @param fields the application's custom fields, the {@code custom.KEY} columns a CSV file may have */
+    static ImportRows of(String fileName, BoundedReader reader, List<CustomField> fields) throws ImportFileException {
         String name = fileName.toLowerCase(Locale.ROOT);
-        return name.endsWith(".ndjson") || name.endsWith(".jsonl") ? new Ndjson(reader) : new Csv(reader);
+        return name.endsWith(".ndjson") || name.endsWith(".jsonl") ? new Ndjson(reader) : new Csv(reader, fields);
     }
 
     /** The next donor, empty at the end of the file. */
@@ -75,9 +79,11 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
         private final CSVParser parser;
         private final Iterator<CSVRecord> records;
         private final List<String> header;
+        /** The custom field of each column of the header, null for a donor field's. */
+        private final List<CustomField> customOfColumn = new ArrayList<>();
         private long linesRead = 1;
 
-        Csv(BoundedReader reader) throws ImportFileException {
+        Csv(BoundedReader reader, List<CustomField> fields) throws ImportFileException {
             super(reader);
             try {
                 this.parser = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
@@ -92,12 +98,22 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
             if (header.stream().anyMatch(BoundedReader::notUtf8)) {
                 throw new ImportFileException("The file is not UTF-8 text: its header is not. Nothing was imported.");
             }
-            List<String> unknown = header.stream().filter(name -> DonorField.fromKey(name).isEmpty()).toList();
+            List<String> unknown = new ArrayList<>();
+            for (String name : header) {
+                CustomField custom = fields.stream().filter(field -> CustomColumns.header(field).equals(name))
+                        .findFirst().orElse(null);
+                customOfColumn.add(custom);
+                if (custom == null && DonorField.fromKey(name).filter(field -> field != DonorField.CUSTOM).isEmpty()) {
+                    unknown.add(name);
+                }
+            }
             if (header.isEmpty() || !unknown.isEmpty()) {
-                throw new ImportFileException("The header must name donor fields only; it names " + (header.isEmpty()
+                throw new ImportFileException("The header must name donor fields and the application's custom fields"
+                        + " only; it names " + (header.isEmpty()
                         ? "none" : String.join(", ", unknown.stream().map(name -> "'" + name + "'").toList()))
-                        + " (fields: " + String.join(", ", java.util.Arrays.stream(DonorField.values())
-                        .map(DonorField::key).toList()) + "). Nothing was imported.");
+                        + " (fields: " + String.join(", ", java.util.stream.Stream.concat(java.util.Arrays.stream(
+                        DonorField.values()).filter(field -> field != DonorField.CUSTOM).map(DonorField::key),
+                        fields.stream().map(CustomColumns::header)).toList()) + "). Nothing was imported.");
             }
             this.records = parser.iterator();
         }
@@ -115,15 +131,25 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                     return Optional.of(ImportRow.unreadable(line, "is not valid UTF-8"));
                 }
                 Map<String, Object> document = new LinkedHashMap<>();
+                Map<String, Object> custom = new LinkedHashMap<>();
                 boolean erased = false;
                 for (int i = 0; i < header.size(); i++) {
                     String name = header.get(i);
                     String value = SpreadsheetCells.restored(i < record.size() ? record.get(i) : "");
-                    if (gone(name)) {
+                    CustomField field = customOfColumn.get(i);
+                    if (field != null) {
+                        // An empty cell sets nothing: an import creates, and an archived field's column may be empty.
+                        if (!value.isEmpty()) {
+                            custom.put(field.key(), CustomColumns.value(field, value));
+                        }
+                    } else if (gone(name)) {
                         erased |= erased(value);
                     } else if (!exportOnly(name)) {
                         cell(DonorField.fromKey(name).orElseThrow(), value, document);
                     }
+                }
+                if (!custom.isEmpty()) {
+                    document.put(CustomField.DONOR_MEMBER, custom);
                 }
                 return Optional.of(new ImportRow(line, document, erased, null));
             } catch (UncheckedIOException e) {
@@ -202,6 +228,8 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                 for (Map.Entry<String, JsonValue> member : object.entrySet()) {
                     if (gone(member.getKey())) {
                         erased |= erased(member.getValue());
+                    } else if (member.getKey().equals(CustomField.DONOR_MEMBER)) {
+                        document.put(member.getKey(), tree(member.getValue()));
                     } else if (!exportOnly(member.getKey())) {
                         document.put(member.getKey(), plain(member.getValue()));
                     }
@@ -210,6 +238,20 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
             } catch (IOException e) {
                 throw unreadable(e);
             }
+        }
+
+        /** A {@code custom} member as CustomValueChanges reads it: objects as Maps, arrays as Lists, numbers exact. */
+        private static Object tree(JsonValue value) {
+            return switch (value.getValueType()) {
+                case NUMBER -> ((JsonNumber) value).bigDecimalValue();
+                case ARRAY -> value.asJsonArray().stream().map(Ndjson::tree).toList();
+                case OBJECT -> {
+                    Map<String, Object> members = new LinkedHashMap<>();
+                    value.asJsonObject().forEach((name, member) -> members.put(name, tree(member)));
+                    yield members;
+                }
+                default -> plain(value);
+            };
         }
 
         private static Object plain(JsonValue value) {

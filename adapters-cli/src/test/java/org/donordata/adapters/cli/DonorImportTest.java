@@ -15,12 +15,16 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
 
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
 import org.donordata.application.InMemoryDonorRepository;
+import org.donordata.application.fields.CustomFieldService;
+import org.donordata.application.fields.InMemoryCustomFieldRepository;
+import org.donordata.domain.CustomFieldChanges;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
@@ -38,7 +42,10 @@ class DonorImportTest {
     @TempDir
     Path dir;
 
-    final DonorService donors = new DonorService(new InMemoryDonorRepository(), Clock.systemUTC());
+    final InMemoryDonorRepository store = new InMemoryDonorRepository();
+    final DonorService donors = new DonorService(store, Clock.systemUTC());
+    final CustomFieldService fields = new CustomFieldService(new InMemoryCustomFieldRepository(store), store,
+            Clock.systemUTC());
     final StringWriter refusals = new StringWriter();
 
     DonorImport.Summary importFile(String name, byte[] content) throws IOException {
@@ -48,7 +55,7 @@ class DonorImportTest {
     }
 
     DonorImport.Summary importFile(Path file, ApplicationId owner) throws IOException {
-        return new DonorImport(donors, new PrintWriter(refusals, true), new Progress(new PrintWriter(refusals), false))
+        return new DonorImport(donors, fields, new PrintWriter(refusals, true), new Progress(new PrintWriter(refusals), false))
                 .run(owner, file);
     }
 
@@ -169,7 +176,7 @@ class DonorImportTest {
         for (DonorExport.Format format : DonorExport.Format.values()) {
             Path exported = dir.resolve("export." + format.name().toLowerCase());
             try (var out = Files.newBufferedWriter(exported)) {
-                assertEquals(3, new DonorExport(donors).write(OWNER, format, out, new Progress(new PrintWriter(java.io.Writer.nullWriter()), false)));
+                assertEquals(3, new DonorExport(donors, fields).write(OWNER, format, out, new Progress(new PrintWriter(java.io.Writer.nullWriter()), false)));
             }
             ApplicationId other = new ApplicationId(format.ordinal() + 10);
             DonorImport.Summary summary = importFile(exported, other);
@@ -181,6 +188,54 @@ class DonorImportTest {
                     format.toString());
             assertEquals(2, stored(other).size());
         }
+    }
+
+    private void define(ApplicationId owner, Object... keysAndValues) {
+        Map<String, Object> definition = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            definition.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        fields.create(owner, CustomFieldChanges.forCreate(definition), RepositoryWrites.TESTER);
+    }
+
+    private void defineTheFields(ApplicationId owner) {
+        define(owner, "key", "chapter", "label", "Chapter", "type", "text");
+        define(owner, "key", "pledge", "label", "Pledge", "type", "number");
+        define(owner, "key", "volunteer", "label", "Volunteer", "type", "boolean");
+        define(owner, "key", "interests", "label", "Interests", "type", "choices",
+                "choices", List.of("events", "news", "letters"));
+    }
+
+    @Test
+    void customValuesTravelThroughCsvAndNdjsonExportsAndImports() throws IOException {
+        defineTheFields(OWNER);
+        DonorImport.Summary imported = importFile("donors.csv", utf8("first_name,last_name,custom.pledge,"
+                + "custom.interests,custom.volunteer,custom.chapter\n"
+                + "Ada,Lovelace,12.50,letters|events,true,\"North, \"\"upper\"\"\"\n"
+                + "Grace,Hopper,,,,\n"));
+        assertEquals(2, imported.created(), refusals.toString());
+        Donor ada = stored(OWNER).stream().filter(donor -> "Ada".equals(donor.get(DonorField.FIRST_NAME)))
+                .findFirst().orElseThrow();
+        assertEquals(Map.of("chapter", "North, \"upper\"", "pledge", new java.math.BigDecimal("12.5"),
+                "volunteer", true, "interests", List.of("events", "letters")), ada.details().custom().byKey());
+
+        for (DonorExport.Format format : DonorExport.Format.values()) {
+            Path exported = dir.resolve("custom." + format.name().toLowerCase());
+            try (var out = Files.newBufferedWriter(exported)) {
+                new DonorExport(donors, fields).write(OWNER, format, out,
+                        new Progress(new PrintWriter(java.io.Writer.nullWriter()), false));
+            }
+            ApplicationId other = new ApplicationId(format.ordinal() + 20);
+            defineTheFields(other);
+            DonorImport.Summary summary = importFile(exported, other);
+
+            assertEquals(2, summary.created(), format + ": " + summary + refusals);
+            assertEquals(stored(OWNER).stream().map(Donor::details).collect(Collectors.toSet()),
+                    stored(other).stream().map(Donor::details).collect(Collectors.toSet()), format.toString());
+        }
+        assertTrue(Files.readString(dir.resolve("custom.csv")).startsWith("id,type,first_name"));
+        assertTrue(Files.readString(dir.resolve("custom.csv")).lines().findFirst().orElseThrow()
+                .endsWith(",custom.chapter,custom.pledge,custom.volunteer,custom.interests"));
     }
 
     @Test

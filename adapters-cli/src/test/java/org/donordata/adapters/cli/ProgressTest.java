@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
 import org.donordata.application.InMemoryDonorRepository;
+import org.donordata.application.fields.CustomFieldService;
+import org.donordata.application.fields.InMemoryCustomFieldRepository;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,12 +85,14 @@ class ProgressTest {
             csv.append("Person,No ").append(i).append('\n');
         }
         Path file = Files.writeString(dir.resolve("donors.csv"), csv, StandardCharsets.UTF_8);
-        DonorService donors = new DonorService(new InMemoryDonorRepository(),
-                Clock.fixed(Instant.parse("2026-11-24T10:00:00Z"), ZoneOffset.UTC));
+        InMemoryDonorRepository store = new InMemoryDonorRepository();
+        Clock clock = Clock.fixed(Instant.parse("2026-11-24T10:00:00Z"), ZoneOffset.UTC);
+        DonorService donors = new DonorService(store, clock);
+        CustomFieldService fields = new CustomFieldService(new InMemoryCustomFieldRepository(store), store, clock);
         // Every row takes a millisecond on this clock: a line every thousand rows, with the time the rest will take.
         Progress progress = new Progress(new PrintWriter(shown, true), true, () -> now.getAndAdd(1_000_000L));
 
-        new DonorImport(donors, new PrintWriter(new StringWriter()), progress).run(new ApplicationId(1), file);
+        new DonorImport(donors, fields, new PrintWriter(new StringWriter()), progress).run(new ApplicationId(1), file);
 
         assertEquals(List.of("  1,000 rows, 1,000 rows/s, about 4 s left", "  2,000 rows, 1,000 rows/s, about 3 s left",
                 "  3,000 rows, 1,000 rows/s, about 2 s left", "  4,000 rows, 1,000 rows/s, about 1 s left",

@@ -59,6 +59,11 @@ public final class CustomFieldService {
         return Page.fromLookahead(read, request);
     }
 
+    /** Every field of the owner's, in id order: at most {@link CustomField#MAX_PER_APPLICATION}. */
+    public List<CustomField> all(ApplicationId owner) {
+        return fields.page(owner, 0, CustomField.MAX_PER_APPLICATION);
+    }
+
     /** @throws CustomFieldNotFoundException when the owner has no such field */
     public CustomField get(ApplicationId owner, long id) {
         return fields.find(owner, id).orElseThrow(CustomFieldNotFoundException::new);
