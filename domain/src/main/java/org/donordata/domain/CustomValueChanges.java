@@ -70,7 +70,7 @@ public final class CustomValueChanges {
     }
 
     /** The value read, empty (a null: clears) inside; or nothing, with a problem. */
-    private static Optional<Optional<Object>> read(CustomField field, Object value, String subject,
+    static Optional<Optional<Object>> read(CustomField field, Object value, String subject,
             List<Problem> problems) {
         if (value == null) {
             return Optional.of(Optional.empty());

@@ -1,6 +1,7 @@
 package org.donordata.domain;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -12,12 +13,23 @@ import java.util.Optional;
  * @param type donors of this type only
  * @param createdSince donors created at or after this instant
  * @param updatedSince donors changed (or created) at or after this instant
+ * @param custom filters on custom fields (CustomFilter), each to match
  */
 public record DonorFilter(Optional<SearchQuery> search, Optional<String> email, Optional<String> externalId, Optional<DonorType> type,
-        Optional<Instant> createdSince, Optional<Instant> updatedSince) {
+        Optional<Instant> createdSince, Optional<Instant> updatedSince, List<CustomFilter> custom) {
 
     public static final DonorFilter NONE = new DonorFilter(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty(), Optional.empty(), Optional.empty());
+
+    public DonorFilter {
+        custom = List.copyOf(custom);
+    }
+
+    /** A filter on no custom field. */
+    public DonorFilter(Optional<SearchQuery> search, Optional<String> email, Optional<String> externalId,
+            Optional<DonorType> type, Optional<Instant> createdSince, Optional<Instant> updatedSince) {
+        this(search, email, externalId, type, createdSince, updatedSince, List.of());
+    }
 
     /** The folded form of the email criterion. */
     public Optional<String> foldedEmail() {
@@ -31,6 +43,7 @@ public record DonorFilter(Optional<SearchQuery> search, Optional<String> email, 
                 && externalId.map(id -> id.equals(donor.details().text(DonorField.EXTERNAL_ID))).orElse(true)
                 && type.map(wanted -> wanted == donor.details().type()).orElse(true)
                 && createdSince.map(since -> !donor.createdAt().isBefore(since)).orElse(true)
-                && updatedSince.map(since -> !donor.updatedAt().isBefore(since)).orElse(true);
+                && updatedSince.map(since -> !donor.updatedAt().isBefore(since)).orElse(true)
+                && custom.stream().allMatch(filter -> filter.matches(donor.details().custom()));
     }
 }

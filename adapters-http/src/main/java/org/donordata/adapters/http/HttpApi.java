@@ -52,7 +52,7 @@ public final class HttpApi {
      */
     public HttpApi(DonorService donors, TrailService trail, ApplicationService applications, WebhookService webhooks,
             CustomFieldService fields, ChangeTokens tokens) {
-        this.donors = new DonorRoutes(donors, trail, tokens, metrics, access);
+        this.donors = new DonorRoutes(donors, fields, trail, tokens, metrics, access);
         this.webhooks = new WebhookRoutes(webhooks, tokens, access);
         this.fields = new FieldRoutes(fields, access);
         this.applications = applications;

@@ -32,13 +32,16 @@ import org.donordata.application.TestApplications;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.CustomFieldType;
+import org.donordata.domain.CustomFilter;
 import org.donordata.domain.CustomValues;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
+import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Problem;
+import org.donordata.domain.SearchQuery;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -334,5 +337,96 @@ public abstract class CustomFieldRepositoryContract {
                 document("first_name", "Ada", "last_name", "Lovelace", "custom", document("chapter", "North"))));
         assertEquals(List.of("custom.'chapter'"), refused.problems().stream().map(Problem::subject).toList());
         assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, 0, 10));
+    }
+
+    // ---- filters on custom values
+
+    private List<CustomFilter> filters(Object... namesAndValues) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            parameters.put((String) namesAndValues[i], (String) namesAndValues[i + 1]);
+        }
+        List<Problem> problems = new ArrayList<>();
+        List<CustomFilter> parsed = CustomFilter.parse(parameters, fields.page(owner, 0, 100), problems);
+        assertEquals(List.of(), problems);
+        return parsed;
+    }
+
+    private List<String> namesFound(DonorFilter filter, long offset) {
+        List<String> listed = donors.list(owner, filter, offset, 30).stream()
+                .map(donor -> donor.details().text(DonorField.FIRST_NAME)).toList();
+        assertEquals(listed, DonorDocuments.donors(donors.documents(owner, filter, offset, 30)).stream()
+                .map(donor -> donor.details().text(DonorField.FIRST_NAME)).toList(), "documents read as donors");
+        return listed;
+    }
+
+    private List<String> namesFound(Object... namesAndValues) {
+        return namesFound(onlyCustom(filters(namesAndValues)), 0);
+    }
+
+    private static DonorFilter onlyCustom(List<CustomFilter> custom) {
+        return new DonorFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), custom);
+    }
+
+    private void donorsWithValues() {
+        created(owner, field("chapter", CustomFieldType.TEXT));
+        created(owner, field("member_number", CustomFieldType.INTEGER));
+        created(owner, field("pledge", CustomFieldType.NUMBER));
+        created(owner, field("signed", CustomFieldType.DATE));
+        created(owner, field("volunteer", CustomFieldType.BOOLEAN));
+        created(owner, field("size", CustomFieldType.CHOICE, "S", "M"));
+        created(owner, field("interests", CustomFieldType.CHOICES, "events", "news", "letters"));
+        createdDonor(owner, document("first_name", "Ada", "last_name", "L", "email", "ada@example.org",
+                "custom", document("chapter", "North", "member_number", new BigDecimal("7"),
+                        "pledge", new BigDecimal("-1.5"), "signed", "2024-02-29", "volunteer", true, "size", "M",
+                        "interests", List.of("events", "news"))));
+        createdDonor(owner, document("first_name", "Bob", "last_name", "L",
+                "custom", document("chapter", "north", "member_number", new BigDecimal("9007199254740991"),
+                        "pledge", new BigDecimal("10"), "signed", "2023-12-31", "volunteer", false,
+                        "interests", List.of("news"))));
+        createdDonor(owner, document("first_name", "Cy", "last_name", "L",
+                "custom", document("chapter", "Nörth", "pledge", new BigDecimal("0"), "signed", "2024-01-01")));
+        createdDonor(owner, document("first_name", "Di", "last_name", "L",
+                "custom", document("pledge", new BigDecimal("10.25"))));
+        created(otherOwner, field("chapter", CustomFieldType.TEXT));
+        createdDonor(otherOwner, document("first_name", "Other", "last_name", "L",
+                "custom", document("chapter", "North")));
+    }
+
+    @Test
+    void anEqualityFilterFindsTheDonorsHoldingTheValueOfEachType() {
+        donorsWithValues();
+
+        assertEquals(List.of("Ada"), namesFound("custom.chapter", "North"), "text byte for byte");
+        assertEquals(List.of("Cy"), namesFound("custom.chapter", "Nörth"));
+        assertEquals(List.of("Bob"), namesFound("custom.member_number", "9007199254740991"));
+        assertEquals(List.of("Bob"), namesFound("custom.pledge", "10.0"), "numbers equal in value");
+        assertEquals(List.of("Ada"), namesFound("custom.signed", "2024-02-29"));
+        assertEquals(List.of("Bob"), namesFound("custom.volunteer", "false"));
+        assertEquals(List.of("Ada"), namesFound("custom.size", "M"));
+        assertEquals(List.of("Ada", "Bob"), namesFound("custom.interests", "news"), "choices: holds the choice");
+        assertEquals(List.of(), namesFound("custom.size", "S"));
+    }
+
+    @Test
+    void rangesAreInclusiveCompareInValueAndCombineWithEveryOtherFilter() {
+        donorsWithValues();
+
+        assertEquals(List.of("Bob", "Cy"), namesFound("custom.pledge.min", "0", "custom.pledge.max", "10"));
+        assertEquals(List.of("Ada", "Cy"), namesFound("custom.pledge.max", "0"));
+        assertEquals(List.of("Bob", "Di"), namesFound("custom.pledge.min", "1e1"));
+        assertEquals(List.of("Ada", "Cy"), namesFound("custom.signed.min", "2024-01-01"));
+        assertEquals(List.of("Ada"), namesFound("custom.member_number.max", "7"));
+        assertEquals(List.of("Ada"), namesFound("custom.pledge.max", "10", "custom.chapter", "North"));
+        assertEquals(List.of("Cy"), namesFound("custom.signed.max", "2024-01-01", "custom.pledge.max", "5"));
+        DonorFilter withEmail = new DonorFilter(Optional.empty(), Optional.of("ADA@example.org"), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), filters("custom.interests", "news"));
+        assertEquals(List.of("Ada"), namesFound(withEmail, 0));
+        assertEquals(List.of("Bob"), namesFound(onlyCustom(filters("custom.interests", "news")), 1), "offset");
+        DonorFilter searched = new DonorFilter(Optional.of(SearchQuery.parse("bo")), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                filters("custom.pledge.min", "0"));
+        assertEquals(List.of("Bob"), namesFound(searched, 0));
     }
 }

@@ -12,6 +12,8 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.function.Supplier;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -23,6 +25,8 @@ import io.helidon.webserver.http.ServerRequest;
 import jakarta.json.JsonNumber;
 import org.donordata.adapters.http.requests.PathIds;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFilter;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorNotFoundException;
 import org.donordata.domain.DonorType;
@@ -122,9 +126,17 @@ public final class DonorParameters {
      *
      * @throws InvalidInputException naming each unknown, repeated or bad parameter
      */
-    static ListQuery list(ServerRequest req) {
+    static ListQuery list(ServerRequest req, Supplier<List<CustomField>> fields) {
         List<Problem> problems = new ArrayList<>();
         refuseUnknown(req, LIST_PARAMETERS, problems);
+        Map<String, String> customGiven = new LinkedHashMap<>();
+        for (String name : namesInOrder(req.query().rawValue())) {
+            if (CustomFilter.names(name) && !customGiven.containsKey(name)) {
+                single(req, name, problems).ifPresent(value -> customGiven.put(name, value));
+            }
+        }
+        List<CustomFilter> custom = customGiven.isEmpty() ? List.of()
+                : CustomFilter.parse(customGiven, fields.get(), problems);
         PageRequest page = pageOf(req, problems);
         Optional<SearchQuery> search = single(req, "q", problems).flatMap(q -> {
             try {
@@ -156,10 +168,13 @@ public final class DonorParameters {
             single(req, name, problems).ifPresent(value -> filters.append('&').append(name).append('=')
                     .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
         }
+        // The custom filters after every other, in the order given.
+        customGiven.forEach((name, value) -> filters.append('&').append(URLEncoder.encode(name, StandardCharsets.UTF_8))
+                .append('=').append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
         String searched = single(req, "q", problems)
                 .map(q -> "&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8)).orElse("");
-        return new ListQuery(page, new DonorFilter(search, email, externalId, type, createdSince, updatedSince),
-                after, searched, filters.toString());
+        return new ListQuery(page, new DonorFilter(search, email, externalId, type, createdSince, updatedSince,
+                custom), after, searched, filters.toString());
     }
 
     /**
@@ -244,7 +259,9 @@ public final class DonorParameters {
     private static void refuseUnknown(ServerRequest req, List<String> known, List<Problem> problems) {
         Set<String> valueless = valueless(req.query().rawValue());
         for (String name : req.query().names()) {
-            if (!known.contains(name)) {
+            // A list's custom filters are checked against the application's fields (CustomFilter).
+            boolean custom = known == LIST_PARAMETERS && CustomFilter.names(name);
+            if (!known.contains(name) && !custom) {
                 problems.add(new Problem(Problem.quoted(name), "is not a parameter here; it takes "
                         + String.join(", ", known)));
                 continue;
@@ -256,6 +273,20 @@ public final class DonorParameters {
                 problems.add(new Problem(name, "must not contain control characters"));
             }
         }
+    }
+
+    /** The parameters' names in the order the raw query gives them, each once. */
+    private static List<String> namesInOrder(String rawQuery) {
+        Set<String> names = new java.util.LinkedHashSet<>();
+        for (String piece : rawQuery.split("&")) {
+            String name = piece.indexOf('=') < 0 ? piece : piece.substring(0, piece.indexOf('='));
+            try {
+                names.add(URLDecoder.decode(name, StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException malformed) {
+                names.add(name);
+            }
+        }
+        return List.copyOf(names);
     }
 
     // Helidon lists "?email&email=a" as one value, "a": the name given alone is found in the raw query.

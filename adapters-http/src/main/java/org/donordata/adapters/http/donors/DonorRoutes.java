@@ -32,6 +32,7 @@ import org.donordata.application.TrailService;
 import org.donordata.application.Upserted;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
+import org.donordata.application.fields.CustomFieldService;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
@@ -52,17 +53,20 @@ public final class DonorRoutes {
     /** What precedes the one path segment that is free text, an external id (PathSpelling lets it be encoded). */
     public static final String EXTERNAL_IDS = DONORS + "/external/";
 
+    private final CustomFieldService fields;
     private final DonorService donors;
     private final TrailService trail;
     private final ChangeTokens tokens;
     private final Access access;
     private final HttpMetrics metrics;
 
-    public DonorRoutes(DonorService donors, TrailService trail, ChangeTokens tokens, HttpMetrics metrics,
-            Access access) {
+    /** @param fields what a list's custom filters are read against */
+    public DonorRoutes(DonorService donors, CustomFieldService fields, TrailService trail, ChangeTokens tokens,
+            HttpMetrics metrics, Access access) {
         this.metrics = metrics;
         this.access = access;
         this.donors = donors;
+        this.fields = fields;
         this.trail = trail;
         this.tokens = tokens;
     }
@@ -86,7 +90,7 @@ public final class DonorRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res, Caller caller) {
-        DonorParameters.ListQuery query = DonorParameters.list(req);
+        DonorParameters.ListQuery query = DonorParameters.list(req, () -> fields.all(caller.application().id()));
         if (query.filter().search().isPresent()) {
             SearchPage page = donors.search(caller.application().id(), query.filter(), query.page(), query.after());
             Envelope.page(req, res, searchPaging(page, query), json -> DonorJson.donors(json, page.items()));

@@ -116,13 +116,4 @@ class FieldRoutesTest extends RoutingTestBase {
         failure(post("/api/v1/fields/" + chapter + "/remove", KEY, "{}"), 404);
         assertTrue(created("{\"key\": \"chapter\", \"label\": \"Chapter\", \"type\": \"integer\"}") > chapter);
     }
-
-    private ClientResponseTyped<String> get(String path, String key) {
-        return client.get(path).header(ApiKeyCheck.API_KEY, key).request(String.class);
-    }
-
-    private ClientResponseTyped<String> post(String path, String key, String json) {
-        return client.post(path).header(ApiKeyCheck.API_KEY, key).header(HeaderValues.CONTENT_TYPE_JSON)
-                .submit(json, String.class);
-    }
 }

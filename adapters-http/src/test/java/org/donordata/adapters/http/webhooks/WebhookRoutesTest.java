@@ -169,14 +169,4 @@ class WebhookRoutesTest extends RoutingTestBase {
     private JsonObject endpoint(long id) {
         return envelope(get("/api/v1/webhooks/" + id, KEY), 200).getJsonArray("data").getJsonObject(0);
     }
-
-    private ClientResponseTyped<String> get(String path, String key) {
-        return client.get(path).header(ApiKeyCheck.API_KEY, key).request(String.class);
-    }
-
-    private ClientResponseTyped<String> post(String path, String key, String json) {
-        var request = client.post(path).header(ApiKeyCheck.API_KEY, key);
-        return json.isEmpty() ? request.request(String.class)
-                : request.header(HeaderValues.CONTENT_TYPE_JSON).submit(json, String.class);
-    }
 }

@@ -34,6 +34,7 @@ import org.donordata.application.DonorRepository;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.CustomFilter;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DuplicateKeys;
 import org.donordata.domain.SearchQuery;
@@ -82,7 +83,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * first asked for, per criteria and number of terms, and kept).
      */
     record Reading(Statement find, Statement page, Map<Set<Criterion>, Statement> filteredPages,
-            Map<SearchShape, Statement> searchedPages, DatabaseKind kind, DSLContext renderer, List<Field<?>> selected) {
+            Map<SearchShape, Statement> searchedPages, Map<CustomShape, Statement> customPages, DatabaseKind kind,
+            DSLContext renderer, List<Field<?>> selected) {
 
         static Reading of(DatabaseKind kind, DSLContext renderer, List<Field<?>> selected) {
             Map<Set<Criterion>, Statement> filteredPages = new HashMap<>();
@@ -91,7 +93,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             }
             return new Reading(Statement.render(renderer, byId(selected)),
                     Statement.render(renderer, kind.numbersAtInsert() ? numbered(kind, selected) : numberedThenNewer(kind, selected)),
-                    Map.copyOf(filteredPages), new ConcurrentHashMap<>(), kind, renderer, selected);
+                    Map.copyOf(filteredPages), new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), kind, renderer,
+                    selected);
         }
 
         /** The page query for a filter without search. */
@@ -101,7 +104,14 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
 
         /** The page query for a filter with search, read as planned, every match past after (AFTER). */
         Statement page(DonorFilter filter, SearchPlan plan) {
-            return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), plan.drawn(), 0, false));
+            return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), plan.drawn(), 0, false,
+                    filter.custom().size()));
+        }
+
+        /** The page query for a filter on custom fields without search, read from its first one as {@code drive} says. */
+        Statement page(DonorFilter filter, CustomDrive drive) {
+            return customPages.computeIfAbsent(new CustomShape(criteriaOf(filter), filter.custom().size(), drive),
+                    shape -> Statement.render(renderer, DonorQueries.custom(kind, selected, shape)));
         }
 
         /**
@@ -110,12 +120,14 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
          * AFTER elsewhere.
          */
         Statement windowPage(DonorFilter filter, SearchPlan plan, int window) {
-            return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), false, window, false));
+            return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), false, window, false,
+                    filter.custom().size()));
         }
 
         /** How many donors of {@link #windowPage}'s window match: what a page past them still has to skip. */
         Statement windowMatches(DonorFilter filter, SearchPlan plan, int window) {
-            return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), false, window, true));
+            return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), false, window, true,
+                    filter.custom().size()));
         }
 
         private Statement searched(SearchShape shape) {
@@ -129,7 +141,20 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * the page is drawn from the first term's donors (SearchPlan), and, walked within a window of the owner's donors,
      * the window's size (0: no window) and whether its matches are counted rather than read.
      */
-    record SearchShape(Set<Criterion> criteria, int terms, boolean drawn, int window, boolean counted) {
+    record SearchShape(Set<Criterion> criteria, int terms, boolean drawn, int window, boolean counted, int customs) {
+    }
+
+    /**
+     * How a page filtered on custom fields (and no q) is read, from its first custom filter's entries in the words'
+     * lookup index (CustomValueIndex; docs/architecture.md, "Custom fields: how values are stored"): an exact value's
+     * entries in donor id order ({@code EXACT}, as an email's); a range's donors, few, read and sorted ({@code DRAWN});
+     * or, when a range holds many, the owner's donors walked in id order, each checked ({@code WALKED}, cheap because
+     * matches are common: SearchPlan.COMMON).
+     */
+    enum CustomDrive { EXACT, DRAWN, WALKED }
+
+    /** What a page filtered on custom fields depends on: its other criteria, how many custom filters, its drive. */
+    record CustomShape(Set<Criterion> criteria, int customs, CustomDrive drive) {
     }
 
     public static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
@@ -154,6 +179,11 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     private static final Param<String> FILTER_TYPE = DSL.param("p_filter_type", String.class);
     private static final Param<Instant> FILTER_CREATED_SINCE = DSL.param("p_created_since", DONORS.CREATED_AT.getType());
     private static final Param<Instant> FILTER_UPDATED_SINCE = DSL.param("p_updated_since", DONORS.UPDATED_AT.getType());
+    /** Each custom filter's range of entries (CustomFilter), in the order {@link #customs} gives them. */
+    private static final List<Param<String>> CUSTOM_FROM = IntStream.range(0, CustomFilter.MAX_PARAMETERS)
+            .mapToObj(i -> DSL.param("p_custom_from_" + i, String.class)).toList();
+    private static final List<Param<String>> CUSTOM_TO = IntStream.range(0, CustomFilter.MAX_PARAMETERS)
+            .mapToObj(i -> DSL.param("p_custom_to_" + i, String.class)).toList();
     /** A search term's range of words: from the term up to the term followed by {@link #AFTER_EVERY_LETTER}. */
     private static final List<Param<String>> TERM_FROM = termParameters("p_term_from_");
     private static final List<Param<String>> TERM_TO = termParameters("p_term_to_");
@@ -232,6 +262,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             conditions.add(DSL.exists(DSL.selectOne().from(DONOR_WORDS)
                     .where(DONOR_WORDS.DONOR_ID.eq(DONORS.ID), inRange(term))));
         }
+        conditions.addAll(customHeld(0, shape.customs()));
         if (shape.window() > 0) {
             return windowed(kind, selected, shape, conditions);
         }
@@ -292,6 +323,49 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         return DSL.select(walking.ID.as(WALKED_ID)).from(walking)
                 .where(walking.APPLICATION_ID.eq(APPLICATION), walking.ID.gt(AFTER))
                 .orderBy(walking.ID).limit(DSL.inline(window)).asTable("walked");
+    }
+
+    /**
+     * The page of the donors that match every criterion and every custom filter (CustomDrive says how the first is
+     * read); the others are each checked in the donor's own entries (the words' key).
+     */
+    private static Select<?> custom(DatabaseKind kind, List<Field<?>> selected, CustomShape shape) {
+        if (shape.drive() == CustomDrive.EXACT) {
+            List<Condition> conditions = new ArrayList<>(List.of(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION),
+                    DONOR_WORDS.WORD.eq(CUSTOM_FROM.getFirst()), DONORS.ID.eq(DONOR_WORDS.DONOR_ID)));
+            shape.criteria().forEach(criterion -> conditions.add(criterion.condition()));
+            conditions.addAll(customHeld(1, shape.customs()));
+            // The entries, in donor id order on the lookup index, lead: SQLite takes a CROSS JOIN's left table outside.
+            return DSL.select(selected).from(DONOR_WORDS.crossJoin(DONORS)).where(conditions)
+                    .orderBy(DONOR_WORDS.DONOR_ID).limit(kind.rowLimit(COUNT)).offset(OFFSET);
+        }
+        List<Condition> conditions = new ArrayList<>();
+        if (shape.drive() == CustomDrive.DRAWN) {
+            conditions.add(DONORS.ID.in(DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS).where(
+                    DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.ge(CUSTOM_FROM.getFirst()),
+                    DONOR_WORDS.WORD.lt(CUSTOM_TO.getFirst()))));
+        }
+        conditions.addAll(customHeld(shape.drive() == CustomDrive.DRAWN ? 1 : 0, shape.customs()));
+        // As a searched page: the owner by no index unless an exact criterion's index serves the page.
+        boolean exact = shape.criteria().contains(Criterion.EMAIL) || shape.criteria().contains(Criterion.EXTERNAL_ID);
+        return page(kind, selected, exact ? DONORS.APPLICATION_ID.eq(APPLICATION) : ownerByNoIndex(),
+                shape.criteria(), conditions);
+    }
+
+    /** Custom filters {@code from} (inclusive) to {@code to}, each checked in the donor's own entries. */
+    private static List<Condition> customHeld(int from, int to) {
+        List<Condition> held = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            var entries = DONOR_WORDS.as("custom_" + i);
+            held.add(DSL.exists(DSL.selectOne().from(entries).where(entries.DONOR_ID.eq(DONORS.ID),
+                    entries.WORD.ge(CUSTOM_FROM.get(i)), entries.WORD.lt(CUSTOM_TO.get(i)))));
+        }
+        return held;
+    }
+
+    /** A filter's custom filters in the order its page reads them: an exact one first, which draws the page. */
+    static List<CustomFilter> customs(DonorFilter filter) {
+        return filter.custom().stream().sorted(java.util.Comparator.comparing(custom -> !custom.exact())).toList();
     }
 
     private static Select<?> page(DatabaseKind kind, List<Field<?>> selected, Condition owner,
@@ -591,7 +665,17 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         for (int term = 0; term < terms.size(); term++) {
             bindTerm(bindings, term, terms.get(term));
         }
+        List<CustomFilter> customs = customs(filter);
+        for (int i = 0; i < customs.size(); i++) {
+            bindings.set(CUSTOM_FROM.get(i), customs.get(i).from()).set(CUSTOM_TO.get(i), customs.get(i).to());
+        }
         return bindings;
+    }
+
+    /** The bindings of {@link #wordCount} for a custom filter's range: its entries, up to a limit. */
+    Bindings wordCountBindings(ApplicationId owner, CustomFilter custom, int limit) {
+        return new Bindings(kind).set(APPLICATION, owner.value()).set(WORD_COUNT_LIMIT, limit)
+                .set(TERM_FROM.getFirst(), custom.from()).set(TERM_TO.getFirst(), custom.to());
     }
 
     /** The bindings of {@link #wordCount}: a term and the most words to count. */

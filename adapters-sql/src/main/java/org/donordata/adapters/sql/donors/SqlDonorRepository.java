@@ -19,6 +19,7 @@ import org.donordata.application.DonorTransaction;
 import org.donordata.application.SearchPage;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
+import org.donordata.domain.CustomFilter;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.SearchQuery;
 
@@ -60,6 +61,11 @@ public final class SqlDonorRepository implements DonorRepository {
     /** A page, searched as its plan says when the filter has a q (SearchPlan). */
     private <T> List<T> page(ApplicationId owner, DonorFilter filter, long offset, int count,
             DonorQueries.Reading reading, Reads.Query<List<T>> read) {
+        if (filter.search().isEmpty() && !filter.custom().isEmpty()) {
+            Optional<DonorQueries.CustomDrive> drive = customDrive(owner, filter);
+            return drive.isEmpty() ? List.of() : read(reading.page(filter, drive.get()),
+                    queries.pageBindings(owner, filter, List.of(), offset, count), read);
+        }
         if (filter.search().isEmpty()) {
             return read(reading.page(filter), queries.pageBindings(owner, filter, List.of(), offset, count), read);
         }
@@ -69,6 +75,22 @@ public final class SqlDonorRepository implements DonorRepository {
             return List.of();
         }
         return read(reading.page(filter, plan), queries.pageBindings(owner, filter, plan.terms(), offset, count), read);
+    }
+
+    /**
+     * How a page filtered on custom fields is read (DonorQueries.CustomDrive): from an exact filter's entries; else from
+     * the first range's donors when it holds fewer entries than SearchPlan.COMMON (counted up to that), by a walk of the
+     * owner's donors when it holds more; empty when it holds none.
+     */
+    private Optional<DonorQueries.CustomDrive> customDrive(ApplicationId owner, DonorFilter filter) {
+        CustomFilter first = DonorQueries.customs(filter).getFirst();
+        if (first.exact()) {
+            return Optional.of(DonorQueries.CustomDrive.EXACT);
+        }
+        long entries = read(queries.wordCount(), queries.wordCountBindings(owner, first, SearchPlan.COMMON),
+                DonorQueries::number);
+        return entries == 0 ? Optional.empty() : Optional.of(entries < SearchPlan.COMMON
+                ? DonorQueries.CustomDrive.DRAWN : DonorQueries.CustomDrive.WALKED);
     }
 
     /**
