@@ -17,7 +17,10 @@ import java.time.format.DateTimeFormatterBuilder;
  * benchmark application gets BENCH_COUNT donors; every OTHER_EVERY-th row belongs to one of the other applications
  * instead, so their ids interleave as in real life. Row i (from 0, id i + 1) is FIRST_NAMES[i % 20] and
  * surname(i / 20 % 8,000): 8,000 surnames, about 140 donors each at a million; bench/scenarios/api.lua's search
- * scenario asks for them the same way.
+ * scenario asks for them the same way. The benchmark application has five custom fields (CUSTOM_FIELDS), and every
+ * ninth of its donors (row % 10 == 0, a tenth of all rows) holds a value of each: bench/scenarios/api.lua's custom
+ * scenarios filter on them. In the order of the fields' ids: volunteer true, member_number the row, chapter "North", pledge the row in
+ * hundredths, signed a day of 2000 to 2024.
  * Usage: java -cp 'bootstrap/target/libs/*' bench/Seed.java JDBC_URL BENCH_APP_ID BENCH_COUNT OTHER_APP_ID...
  * (PostgreSQL: user postgres, as bin/postgres-up sets up the local server; MariaDB: user root, as bin/mariadb-up.)
  */
@@ -39,6 +42,21 @@ public class Seed {
     private static final DateTimeFormatter SQLITE_STAMP = new DateTimeFormatterBuilder()
             .append(DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral(' ').append(DateTimeFormatter.ISO_LOCAL_TIME)
             .appendOffset("+HH:MM", "+00:00").toFormatter().withZone(ZoneOffset.UTC);
+
+    /** The benchmark application's custom fields, in id order: key and type. */
+    static final String[][] CUSTOM_FIELDS = {{"volunteer", "boolean"}, {"member_number", "integer"}, {"chapter", "text"},
+        {"pledge", "number"}, {"signed", "date"}};
+
+    /** The custom values of a row that holds them (every tenth row). */
+    static org.donordata.domain.CustomValues customValues(long row) {
+        var values = new java.util.LinkedHashMap<String, Object>();
+        values.put("volunteer", true);
+        values.put("member_number", java.math.BigDecimal.valueOf(row));
+        values.put("chapter", "North");
+        values.put("pledge", org.donordata.domain.CustomValues.number(java.math.BigDecimal.valueOf(row, 2)));
+        values.put("signed", java.time.LocalDate.of(2000, 1, 1).plusDays(row % 9_000).toString());
+        return org.donordata.domain.CustomValues.stored(values);
+    }
 
     public static void main(String[] args) throws SQLException {
         String url = args[0];
@@ -62,8 +80,24 @@ public class Seed {
             // bulk, for which InnoDB may leave gaps between the ids it generates.
             String sql = "insert into donors (application_id, type, first_name, last_name, email, phone, city,"
                     + " country, external_id, email_opt_out, do_not_contact, notes, created_at, updated_at, change_seq,"
-                    + " email_folded, last_record_id" + (mariadb ? ", id" : "") + ") values (?, 'individual', ?, ?, ?, ?,"
-                    + " ?, 'GB', ?, false, false, ?, ?, ?, ?, ?, ?" + (mariadb ? ", ?" : "") + ")";
+                    + " email_folded, last_record_id, custom" + (mariadb ? ", id" : "") + ") values (?, 'individual', ?, ?,"
+                    + " ?, ?, ?, 'GB', ?, false, false, ?, ?, ?, ?, ?, ?, ?" + (mariadb ? ", ?" : "") + ")";
+            Instant defined = Instant.parse("2024-12-01T00:00:00Z");
+            Object definedAt = postgres ? OffsetDateTime.ofInstant(defined, ZoneOffset.UTC)
+                    : mariadb ? LocalDateTime.ofInstant(defined, ZoneOffset.UTC) : SQLITE_STAMP.format(defined);
+            try (PreparedStatement field = db.prepareStatement("insert into custom_fields (application_id, field_key,"
+                    + " label, field_type, required, archived, created_at, updated_at) values (?, ?, ?, ?, false, false,"
+                    + " ?, ?)")) {
+                for (String[] keyAndType : CUSTOM_FIELDS) {
+                    field.setLong(1, benchApp);
+                    field.setString(2, keyAndType[0]);
+                    field.setString(3, keyAndType[0]);
+                    field.setString(4, keyAndType[1]);
+                    field.setObject(5, definedAt);
+                    field.setObject(6, definedAt);
+                    field.executeUpdate();
+                }
+            }
             // Each donor's first record in the trail, as the service's create writes it, and named by the donor's row
             // (V12): the records' ids are given, following those already there (the applications' key events).
             long trailBase;
@@ -106,6 +140,9 @@ public class Seed {
                     // What the service stores beside a donor it writes (DonorWords): search words, duplicate keys.
                     var entries = new java.util.LinkedHashSet<>(org.donordata.domain.SearchWords.of(details));
                     entries.addAll(org.donordata.domain.DuplicateKeys.of(details));
+                    boolean holds = row % 10 == 0;
+                    var custom = holds ? customValues(row) : org.donordata.domain.CustomValues.NONE;
+                    entries.addAll(org.donordata.domain.CustomValueIndex.of(custom));
                     for (String entry : entries) {
                         words.setLong(1, row + 1);
                         words.setString(2, entry);
@@ -125,8 +162,9 @@ public class Seed {
                     // The address is ASCII: folded, it is itself (EmailAddress.fold).
                     insert.setString(12, "donor" + row + "@example.org");
                     insert.setLong(13, trailBase + row + 1);
+                    insert.setString(14, org.donordata.adapters.sql.donors.CustomColumn.text(custom));
                     if (mariadb) {
-                        insert.setLong(14, row + 1);
+                        insert.setLong(15, row + 1);
                     }
                     insert.addBatch();
                     record.setLong(1, trailBase + row + 1);

@@ -1,7 +1,7 @@
 -- One wrk script for every scenario. Arguments (after --): SCENARIO MODE KEY ROWS
 --   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix | filtered | upsert | feed | search |
 --             searchcommon | searchapart | duplicates | history | modifyone | historydeep | createtwin |
---             duplicatestwin
+--             duplicatestwin | createcustom | modifycustom | pagecustom | pagerange | pagerangewide
 --   MODE:     service (the real API) | ceiling (bench/Ceiling.java: same-size answers from memory)
 --   ROWS:     how many donor rows were seeded; the benchmark application owns every row whose
 --             index modulo 10 is not 9 (see bench/Seed.java), ids being index + 1.
@@ -147,6 +147,42 @@ local function duplicates()
   return get("/api/v1/donors/" .. randomBenchId() .. "/duplicates")
 end
 
+-- Custom fields (docs/api.md, "Custom fields"; bench/Seed.java): a create carrying five values, against create; a
+-- modify of one value, against modify's notes; a page of the donors holding a value a ninth of them hold, against
+-- filtered's email; a range of member numbers some 110 donors hold (drawn), and one most holders are in (walked).
+local function createcustom()
+  counter = counter + 1
+  local body = string.format(
+    '{"first_name":"Bench","last_name":"Create %d","email":"bench%d@example.org","country":"GB","notes":"created by wrk",'
+      .. '"custom":{"volunteer":true,"member_number":%d,"chapter":"South","pledge":12.5,"signed":"2024-05-01"}}',
+    counter, counter, counter)
+  if mode == "ceiling" then return post("/created", body) end
+  return post("/api/v1/donors", body)
+end
+
+local function modifycustom()
+  counter = counter + 1
+  local body = string.format('{"custom":{"member_number":%d}}', counter)
+  if mode == "ceiling" then return post("/modified", body) end
+  return post("/api/v1/donors/" .. randomBenchId(), body)
+end
+
+local function pagecustom()
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors?custom.chapter=North&limit=30&offset=" .. math.random(0, 300))
+end
+
+local function pagerange()
+  if mode == "ceiling" then return get("/page") end
+  local from = math.random(0, rows - 1000)
+  return get("/api/v1/donors?custom.member_number.min=" .. from .. "&custom.member_number.max=" .. (from + 1000))
+end
+
+local function pagerangewide()
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors?custom.pledge.min=" .. math.random(0, 1000) .. "&offset=" .. math.random(0, 300))
+end
+
 -- A page of 30 changes from the start of the feed.
 local function feed()
   if mode == "ceiling" then return get("/page") end
@@ -175,6 +211,11 @@ function request()
   elseif scenario == "historydeep" then return historydeep()
   elseif scenario == "createtwin" then return createtwin()
   elseif scenario == "duplicatestwin" then return duplicatestwin()
+  elseif scenario == "createcustom" then return createcustom()
+  elseif scenario == "modifycustom" then return modifycustom()
+  elseif scenario == "pagecustom" then return pagecustom()
+  elseif scenario == "pagerange" then return pagerange()
+  elseif scenario == "pagerangewide" then return pagerangewide()
   end
   error("unknown scenario " .. tostring(scenario))
 end

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomValueIndex;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
@@ -62,6 +63,11 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
 
         /** Deletes the definition with the trail's record of it; empty when the owner has none with this id. */
         Optional<CustomField> remove(ApplicationId owner, long id, Actor actor, Instant now);
+    }
+
+    /** Whether any of the owner's donors has this custom value entry (CustomValueIndex). */
+    public synchronized boolean anyHolds(ApplicationId owner, String entry) {
+        return owned(owner).anyMatch(donor -> CustomValueIndex.of(donor.details().custom()).contains(entry));
     }
 
     /** Writes check custom values against these definitions from now on. */

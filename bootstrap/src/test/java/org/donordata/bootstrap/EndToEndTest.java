@@ -358,11 +358,32 @@ abstract class EndToEndTest {
         assertEquals("tshirt_size", field.getString("key"));
         assertEquals(List.of("S", "M", "L"), field.getJsonArray("choices").getValuesAs(JsonString::getString));
         assertEquals(200, client.post("/api/v1/fields/" + id, KEY, "{\"label\":\"Shirt size\"}").status());
+        assertEquals(201, client.post("/api/v1/fields", KEY, "{\"key\":\"member_number\",\"label\":\"No.\","
+                + "\"type\":\"integer\"}").status());
+        List<Long> holders = new ArrayList<>();
+        for (String number : List.of("7", "9007199254740991")) {
+            holders.add(client.post("/api/v1/donors", KEY, "{\"first_name\":\"Ada\",\"last_name\":\"L\",\"custom\":"
+                    + "{\"member_number\":" + number + ",\"tshirt_size\":\" M \"}}").body().getJsonNumber("data")
+                    .longValueExact());
+        }
+        assertEquals("{\"tshirt_size\":\"M\",\"member_number\":9007199254740991}",
+                onlyItem(client.get("/api/v1/donors/" + holders.get(1), reader)).getJsonObject("custom").toString());
+        // Over a real connection the links keep the custom filters in the order given, after every other.
+        JsonObject page = client.get("/api/v1/donors?custom.tshirt_size=M&limit=1&custom.member_number.min=7"
+                + "&type=individual", reader).body();
+        assertEquals(holders.getFirst(), page.getJsonArray("data").getJsonObject(0).getJsonNumber("id").longValue());
+        assertEquals("?limit=1&offset=1&type=individual&custom.tshirt_size=M&custom.member_number.min=7",
+                page.getJsonObject("paging").getString("next"));
         assertEquals(200, client.post("/api/v1/fields/" + id + "/remove", KEY, "{}").status());
         assertEquals(404, client.get("/api/v1/fields/" + id, reader).status());
+        assertEquals("{\"member_number\":7}",
+                onlyItem(client.get("/api/v1/donors/" + holders.getFirst(), reader)).getJsonObject("custom").toString());
+        JsonObject history = client.get("/api/v1/donors/" + holders.getFirst() + "/history", reader).body();
+        JsonObject removal = history.getJsonArray("data").getJsonObject(history.getJsonArray("data").size() - 1);
+        assertEquals("[\"custom.tshirt_size\"]", removal.getJsonArray("fields").toString());
 
         List<String> events = CommandRun.output(env, "audit", "--application", "1").lines()
-                .filter(line -> line.contains("\"field.")).toList();
+                .filter(line -> line.contains("\"field.") && line.contains("\"tshirt_size\"")).toList();
         assertEquals(3, events.size(), String.join("\n", events));
         for (String action : List.of("field.created", "field.modified", "field.removed")) {
             assertTrue(events.stream().anyMatch(line -> line.contains("\"action\":\"" + action + "\"")

@@ -40,8 +40,10 @@ class ErasureLeavesNoTraceTest {
         List<String> personal = personalData();
         try (ServiceProcess node = ServiceProcess.start(env, log)) {
             ApiClient client = new ApiClient(node.port());
+            defineMotto(client);
             long id = createAndErase(client, personal.get(0), personal.get(1));
             createAndMerge(client, personal.get(3), personal.get(4));
+            setAndRemoveField(client, personal.get(6));
             // Other donors come and go around it, so the erased one's pages are rewritten, not left alone.
             for (int i = 0; i < 50; i++) {
                 client.post("/api/v1/donors", KEY, "{\"first_name\": \"Other " + i + "\", \"last_name\": \"Donor\"}");
@@ -70,8 +72,10 @@ class ErasureLeavesNoTraceTest {
         List<String> personal = personalData();
         try (database; ServiceProcess node = ServiceProcess.start(env(database), directory.resolve("service.log"))) {
             ApiClient client = new ApiClient(node.port());
+            defineMotto(client);
             createAndErase(client, personal.get(0), personal.get(1));
             createAndMerge(client, personal.get(3), personal.get(4));
+            setAndRemoveField(client, personal.get(6));
             // Every text column of every table the catalogue lists: a table added later is searched too.
             try (StoredTables tables = new StoredTables(database)) {
                 Map<String, List<String>> columns = tables.textColumns();
@@ -91,7 +95,8 @@ class ErasureLeavesNoTraceTest {
 
     /**
      * An erased donor's name and email, then the same of a merged one, each name also folded as search stores it
-     * (lower case): unique to the test, so any copy found is one the service kept.
+     * (lower case), then the value of a custom field removed: unique to the test, so any copy found is one the service
+     * kept. The names are custom values too.
      */
     private static List<String> personalData() {
         List<String> data = new ArrayList<>();
@@ -99,7 +104,26 @@ class ErasureLeavesNoTraceTest {
             String name = who + UUID.randomUUID().toString().replace("-", "");
             data.addAll(List.of(name, name.toLowerCase(Locale.ROOT) + "@erasure.example", name.toLowerCase(Locale.ROOT)));
         }
+        data.add("Removed" + UUID.randomUUID().toString().replace("-", ""));
         return data;
+    }
+
+    /** A custom text field every donor below holds its name in. */
+    private static void defineMotto(ApiClient client) {
+        assertEquals(201, client.post("/api/v1/fields", KEY, "{\"key\": \"motto\", \"label\": \"Motto\","
+                + " \"type\": \"text\"}").status());
+    }
+
+    /** A live donor holds the value in a field that is then removed: the removal deletes every value of it. */
+    private static void setAndRemoveField(ApiClient client, String value) {
+        ApiClient.Response field = client.post("/api/v1/fields", KEY, "{\"key\": \"pet\", \"label\": \"Pet\","
+                + " \"type\": \"text\"}");
+        long id = field.body().getJsonNumber("data").longValue();
+        long holder = client.post("/api/v1/donors", KEY, "{\"first_name\": \"Kept\", \"last_name\": \"Holder\","
+                + " \"custom\": {\"pet\": \"" + value + "\"}}").body().getJsonNumber("data").longValue();
+        assertEquals(200, client.post("/api/v1/fields/" + id + "/remove", KEY, "{}").status());
+        assertEquals("{}", client.get("/api/v1/donors/" + holder, KEY).body().getJsonArray("data").getJsonObject(0)
+                .getJsonObject("custom").toString());
     }
 
     /**
@@ -109,7 +133,7 @@ class ErasureLeavesNoTraceTest {
     private static void createAndMerge(ApiClient client, String name, String email) {
         long survivor = client.post("/api/v1/donors", KEY, "{\"first_name\": \"Kept\", \"last_name\": \"Survivor\","
                 + " \"email\": \"kept@example.org\", \"external_id\": \"kept-1\", \"notes\": \"kept\","
-                + " \"city\": \"Bergen\"}").body().getJsonNumber("data").longValue();
+                + " \"city\": \"Bergen\", \"custom\": {\"motto\": \"kept\"}}").body().getJsonNumber("data").longValue();
         long duplicate = createdWithKey(client, name, email);
         client.post("/api/v1/donors/" + duplicate, KEY, "{\"city\": \"" + name + "\"}");
         ApiClient.Response merged = client.post("/api/v1/donors/" + survivor + "/merge", KEY,
@@ -122,7 +146,8 @@ class ErasureLeavesNoTraceTest {
     private static long createdWithKey(ApiClient client, String name, String email) {
         ApiClient.Response created = client.postIdempotent("/api/v1/donors", KEY, "signup-" + name,
                 "{\"first_name\": \"" + name + "\", \"last_name\": \"" + name + "\", \"email\": \"" + email
-                        + "\", \"external_id\": \"" + name + "\", \"notes\": \"" + email + "\"}");
+                        + "\", \"external_id\": \"" + name + "\", \"notes\": \"" + email + "\","
+                        + " \"custom\": {\"motto\": \"" + name + "\"}}");
         assertEquals(201, created.status(), created.body()::toString);
         return created.body().getJsonNumber("data").longValue();
     }

@@ -343,6 +343,32 @@ final class HostileRequests {
         get("fields with an unknown parameter", "/api/v1/fields?type=text");
         post("modifying an unknown field", "/api/v1/fields/999999", "application/json", utf8("{\"label\":\"L\"}"));
         post("removing an unknown field", "/api/v1/fields/999999/remove", "application/json", utf8("{}"));
+        badCustomValues();
+    }
+
+    // docs/api.md, "Custom values on the donor" and "Filtering on custom fields": the corpus's field is a text field,
+    // chapter.
+    private void badCustomValues() {
+        String nested = "[".repeat(40) + "]".repeat(40);
+        for (String custom : List.of("[]", "\"chapter\"", "null", "1", "{\"nope\":\"x\"}", "{\"Chapter\":\"x\"}",
+                "{\"chapter\":5}", "{\"chapter\":true}", "{\"chapter\":[\"a\"]}", "{\"chapter\":{\"a\":1}}",
+                "{\"chapter\":\"" + "c".repeat(1_001) + "\"}", "{\"chapter\":\"a\\u0000b\"}",
+                "{\"chapter\":\"\\ud800\"}", "{\"chapter\":1" + "0".repeat(1_000) + "}",
+                "{\"chapter\":\"x\",\"chapter\":\"y\"}", "{\"chapter\":" + nested + "}",
+                "{\"\":1}", "{\"custom\":{\"chapter\":\"x\"}}")) {
+            String body = "{\"first_name\":\"A\",\"last_name\":\"B\",\"custom\":" + custom + "}";
+            post("custom values " + shorten(custom), "/api/v1/donors", "application/json", utf8(body));
+            post("custom values in a modify " + shorten(custom), "/api/v1/donors/1", "application/json",
+                    utf8("{\"custom\":" + custom + "}"));
+        }
+        String eleven = java.util.stream.IntStream.range(0, 11).mapToObj(i -> "custom.chapter" + i + "=x")
+                .collect(java.util.stream.Collectors.joining("&"));
+        for (String query : List.of("custom.nope=x", "custom.chapter.min=a", "custom.chapter=", "custom.chapter",
+                "custom.=x", "custom=x", "custom.chapter=a&custom.chapter=b", "custom.chapter=%00",
+                "custom.chapter.max.min=1", "custom.CHAPTER=x", "custom.chapter=%20x", "custom.chapter="
+                + "c".repeat(1_001), eleven, "custom.chapter.min=1&custom.chapter.min=2")) {
+            get("custom filter " + shorten(query), "/api/v1/donors?" + query);
+        }
     }
 
     // docs/api.md, "Webhooks": every refused endpoint stores nothing, and no address into the service's own network

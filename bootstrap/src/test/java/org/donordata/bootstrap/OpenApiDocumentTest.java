@@ -55,6 +55,10 @@ class OpenApiDocumentTest {
                 .getJsonNumber("data").longValueExact();
         fieldId = client.post("/api/v1/fields", KEY, "{\"key\": \"chapter\", \"label\": \"Chapter\", \"type\": \"text\"}")
                 .body().getJsonNumber("data").longValueExact();
+        // The fields the custom filters' example names.
+        client.post("/api/v1/fields", KEY, "{\"key\": \"tshirt_size\", \"label\": \"T-shirt size\", \"type\":"
+                + " \"choice\", \"choices\": [\"S\", \"M\", \"L\"]}");
+        client.post("/api/v1/fields", KEY, "{\"key\": \"member_number\", \"label\": \"No.\", \"type\": \"integer\"}");
     }
 
     @AfterAll
@@ -176,10 +180,16 @@ class OpenApiDocumentTest {
         for (String path : List.of("/donors", "/donors/changes")) {
             List<Object> parameters = (List<Object>) map(document, "paths", path, "get").get("parameters");
             for (Object reference : parameters) {
-                String name = (String) map(document, "components", "parameters",
-                        ((String) map(reference).get("$ref")).substring("#/components/parameters/".length())).get("name");
-                int status = client.get("/api/v1" + path + "?" + name + "=" + valueFor(name), KEY).status();
-                assertTrue(status == 200, path + " ?" + name + " answered " + status);
+                Map<String, Object> parameter = map(document, "components", "parameters",
+                        ((String) map(reference).get("$ref")).substring("#/components/parameters/".length()));
+                String name = (String) parameter.get("name");
+                // An object exploded into parameters of its own (the custom filters): each of its example's.
+                String query = Boolean.TRUE.equals(parameter.get("explode"))
+                        ? String.join("&", map(parameter, "example").entrySet().stream()
+                                .map(member -> member.getKey() + "=" + member.getValue()).toList())
+                        : name + "=" + valueFor(name);
+                int status = client.get("/api/v1" + path + "?" + query, KEY).status();
+                assertTrue(status == 200, path + " ?" + query + " answered " + status);
             }
             assertEquals(400, client.get("/api/v1" + path + "?undocumented=1", KEY).status());
         }

@@ -18,4 +18,9 @@ public final class CustomFieldConflictException extends DomainException {
         return new CustomFieldConflictException("An application has at most " + CustomField.MAX_PER_APPLICATION
                 + " custom fields: remove one to define another.");
     }
+
+    public static CustomFieldConflictException choiceHeld(String key, String choice) {
+        return new CustomFieldConflictException("choice " + Texts.quoteForMessage(choice) + " of " + key
+                + " is held by donors and cannot be taken out; change their values first.");
+    }
 }

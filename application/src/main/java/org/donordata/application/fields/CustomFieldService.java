@@ -72,6 +72,7 @@ public final class CustomFieldService {
     /**
      * Changes a field's label, description, required, state or choices.
      *
+     * @throws CustomFieldConflictException naming a choice taken out that a donor holds
      * @throws org.donordata.domain.InvalidInputException naming every member at fault
      * @throws CustomFieldNotFoundException when the owner has no such field
      */
@@ -86,7 +87,9 @@ public final class CustomFieldService {
             Instant now = now();
             CustomField changed = changes.applyTo(current, now.isAfter(current.updatedAt()) ? now
                     : current.updatedAt().plus(1, ChronoUnit.MICROS));
-            if (fields.update(owner, changed, current.updatedAt(), actor)) {
+            List<String> takenOut = current.choices().stream().filter(choice -> !changed.choices().contains(choice))
+                    .toList();
+            if (fields.update(owner, changed, current.updatedAt(), takenOut, actor)) {
                 return changed;
             }
             if (attempt == ATTEMPTS) {

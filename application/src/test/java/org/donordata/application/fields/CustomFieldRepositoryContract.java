@@ -31,6 +31,7 @@ import org.donordata.application.DonorDocuments;
 import org.donordata.application.TestApplications;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.ChangePosition;
+import org.donordata.domain.CustomFieldConflictException;
 import org.donordata.domain.CustomFieldType;
 import org.donordata.domain.CustomFilter;
 import org.donordata.domain.CustomValues;
@@ -125,7 +126,7 @@ public abstract class CustomFieldRepositoryContract {
 
         assertEquals(Optional.empty(), fields.find(otherOwner, mine.id()));
         assertFalse(removed(otherOwner, mine.id(), WEBSITE, LATER));
-        assertFalse(fields.update(otherOwner, mine, mine.updatedAt(), WEBSITE));
+        assertFalse(fields.update(otherOwner, mine, mine.updatedAt(), List.of(), WEBSITE));
         created(otherOwner, field("chapter", CustomFieldType.TEXT));
         assertEquals(Optional.of(mine), fields.find(owner, mine.id()));
     }
@@ -179,8 +180,8 @@ public abstract class CustomFieldRepositoryContract {
         CustomField changed = new CustomField(chapter.id(), "chapter", "Local chapter", CustomFieldType.CHOICE,
                 List.of("East", "North", "South"), true, "Where they volunteer", true, chapter.createdAt(), LATER);
 
-        assertTrue(fields.update(owner, changed, chapter.updatedAt(), WEBSITE));
-        assertFalse(fields.update(owner, changed, chapter.updatedAt(), WEBSITE), "a stale update is refused");
+        assertTrue(fields.update(owner, changed, chapter.updatedAt(), List.of(), WEBSITE));
+        assertFalse(fields.update(owner, changed, chapter.updatedAt(), List.of(), WEBSITE), "a stale update is refused");
 
         assertEquals(Optional.of(changed), fields.find(owner, chapter.id()));
     }
@@ -222,7 +223,7 @@ public abstract class CustomFieldRepositoryContract {
         CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
         CustomField renamed = new CustomField(chapter.id(), "chapter", "Chapter", CustomFieldType.TEXT, List.of(),
                 false, null, false, chapter.createdAt(), LATER);
-        fields.update(owner, renamed, chapter.updatedAt(), WEBSITE);
+        fields.update(owner, renamed, chapter.updatedAt(), List.of(), WEBSITE);
         Actor command = Actor.command("test");
         removed(owner, chapter.id(), command, LATER);
 
@@ -337,6 +338,23 @@ public abstract class CustomFieldRepositoryContract {
                 document("first_name", "Ada", "last_name", "Lovelace", "custom", document("chapter", "North"))));
         assertEquals(List.of("custom.'chapter'"), refused.problems().stream().map(Problem::subject).toList());
         assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, 0, 10));
+    }
+
+    @Test
+    void aChoiceADonorHoldsCannotBeTakenOutAndOneNoneHoldsCan() {
+        CustomField interests = created(owner, field("interests", CustomFieldType.CHOICES, "events", "news", "post"));
+        createdDonor(owner, document("first_name", "Ada", "last_name", "L",
+                "custom", document("interests", List.of("news"))));
+        CustomField withoutNews = new CustomField(interests.id(), "interests", interests.label(),
+                CustomFieldType.CHOICES, List.of("events", "post"), false, null, false, interests.createdAt(), LATER);
+        CustomField withoutPost = new CustomField(interests.id(), "interests", interests.label(),
+                CustomFieldType.CHOICES, List.of("events", "news"), false, null, false, interests.createdAt(), LATER);
+
+        CustomFieldConflictException refused = assertThrows(CustomFieldConflictException.class,
+                () -> fields.update(owner, withoutNews, interests.updatedAt(), List.of("news"), WEBSITE));
+        assertTrue(refused.getMessage().contains("'news'"), refused.getMessage());
+        assertEquals(Optional.of(interests), fields.find(owner, interests.id()), "nothing stored");
+        assertTrue(fields.update(owner, withoutPost, interests.updatedAt(), List.of("post"), WEBSITE));
     }
 
     // ---- filters on custom values

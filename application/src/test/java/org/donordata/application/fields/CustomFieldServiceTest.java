@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 
 import org.donordata.application.Actor;
@@ -43,7 +44,7 @@ class CustomFieldServiceTest {
         assertTrue(second.updatedAt().isAfter(first.updatedAt()));
         assertFalse(store.update(OWNER, new CustomField(created.id(), "chapter", "Stale", created.type(),
                 created.choices(), false, null, false, created.createdAt(), second.updatedAt().plusSeconds(1)),
-                first.updatedAt(), ADMIN), "an update made from the first version is refused");
+                first.updatedAt(), List.of(), ADMIN), "an update made from the first version is refused");
         assertEquals("Branch", service.get(OWNER, created.id()).label());
     }
 }

@@ -11,6 +11,8 @@ import org.donordata.application.AuditAction;
 import org.donordata.application.AuditRecord;
 import org.donordata.application.InMemoryDonorRepository;
 import org.donordata.domain.CustomField;
+import org.donordata.domain.CustomFieldConflictException;
+import org.donordata.domain.CustomValueIndex;
 
 /** Custom fields in a list, for tests; their events go to a donor store's trail, as one database's do. */
 public final class InMemoryCustomFieldRepository implements CustomFieldRepository,
@@ -74,8 +76,13 @@ public final class InMemoryCustomFieldRepository implements CustomFieldRepositor
 
     @Override
     public boolean update(ApplicationId owner, CustomField changed, Instant previousUpdatedAt,
-            Actor actor) {
+            List<String> choicesTakenOut, Actor actor) {
         synchronized (trail) {
+            for (String choice : choicesTakenOut) {
+                if (trail.anyHolds(owner, CustomValueIndex.entry(changed.key(), choice))) {
+                    throw CustomFieldConflictException.choiceHeld(changed.key(), choice);
+                }
+            }
             for (int i = 0; i < fields.size(); i++) {
                 Owned owned = fields.get(i);
                 if (owned.owner().equals(owner) && owned.field().id() == changed.id()) {

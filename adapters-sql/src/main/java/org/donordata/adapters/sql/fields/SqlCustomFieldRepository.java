@@ -3,6 +3,7 @@ package org.donordata.adapters.sql.fields;
 import static org.donordata.adapters.sql.kit.StoredInstantBinding.micros;
 
 import static org.donordata.adapters.sql.schema.Tables.CUSTOM_FIELDS;
+import static org.donordata.adapters.sql.schema.Tables.DONOR_WORDS;
 
 import java.time.Instant;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.donordata.application.fields.CustomFieldRepository;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomFieldConflictException;
 import org.donordata.domain.CustomFieldType;
+import org.donordata.domain.CustomValueIndex;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
@@ -114,7 +116,8 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
     }
 
     @Override
-    public boolean update(ApplicationId owner, CustomField changed, Instant previousUpdatedAt, Actor actor) {
+    public boolean update(ApplicationId owner, CustomField changed, Instant previousUpdatedAt,
+            List<String> choicesTakenOut, Actor actor) {
         return writes.write(tx -> {
             int updated = tx.update(CUSTOM_FIELDS)
                     .set(CUSTOM_FIELDS.LABEL, changed.label())
@@ -126,6 +129,13 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
                     .where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()), CUSTOM_FIELDS.ID.eq(changed.id()),
                             CUSTOM_FIELDS.UPDATED_AT.eq(micros(previousUpdatedAt)))
                     .execute();
+            // After the update, which holds the field: a write that could set a choice waits for this one.
+            for (String choice : updated == 1 ? choicesTakenOut : List.<String>of()) {
+                if (tx.fetchExists(DONOR_WORDS, DONOR_WORDS.APPLICATION_ID.eq(owner.value()),
+                        DONOR_WORDS.WORD.eq(CustomValueIndex.entry(changed.key(), choice)))) {
+                    throw CustomFieldConflictException.choiceHeld(changed.key(), choice);
+                }
+            }
             if (updated == 1) {
                 trail.fieldEvent(tx, owner, changed.id(), changed.key(), AuditAction.FIELD_MODIFIED, actor,
                         micros(changed.updatedAt()));

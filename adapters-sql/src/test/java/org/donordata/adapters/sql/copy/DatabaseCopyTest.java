@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.donordata.adapters.sql.DonorFixture;
@@ -33,7 +35,13 @@ import org.donordata.application.Actor;
 import org.donordata.application.webhooks.WebhookRepository;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomFieldType;
+import org.donordata.domain.CustomFilter;
+import org.donordata.domain.CustomValues;
 import org.donordata.domain.Donor;
+import org.donordata.domain.DonorField;
+import org.donordata.domain.DonorFilter;
+import org.donordata.domain.ExpectedVersion;
+import org.donordata.domain.Problem;
 import org.donordata.domain.webhooks.WebhookSecret;
 import org.donordata.domain.webhooks.WebhookUrl;
 import org.jooq.impl.DSL;
@@ -124,6 +132,22 @@ class DatabaseCopyTest {
         source.customFields().create(applications.get(1).id(), new CustomField(1, "tshirt_size", "T-shirt size",
                 CustomFieldType.CHOICES, List.of("S", "M", "XL"), true, "Asked at events", false, defined, defined),
                 CustomField.MAX_PER_APPLICATION, Actor.command("test"));
+        // And a donor's values of it, which a filter finds through the entries the copy writes.
+        ApplicationId owner = applications.get(1).id();
+        Donor holder = source.donors().list(owner, DonorFilter.NONE, 0, 1).getFirst();
+        new RepositoryWrites(source.donors()).modify(owner, holder.id(), ExpectedVersion.ANY,
+                details -> details.with(Map.of(DonorField.CUSTOM, CustomValues.stored(Map.of("tshirt_size",
+                        List.of("M", "XL"))))), defined);
+    }
+
+    /** The donors of the application with custom values that hold this choice, by id. */
+    private static List<Long> holdingChoice(SqlDatabase database, ApplicationId owner, String choice) {
+        List<Problem> problems = new java.util.ArrayList<>();
+        DonorFilter filter = new DonorFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), CustomFilter.parse(Map.of("custom.tshirt_size", choice),
+                        database.customFields().page(owner, 0, 10), problems));
+        assertEquals(List.of(), problems);
+        return database.donors().list(owner, filter, 0, 10).stream().map(Donor::id).toList();
     }
 
     @AfterEach
@@ -143,6 +167,9 @@ class DatabaseCopyTest {
         assertCounts(result, 3, 0, DONOR_COUNT, 0);
         assertTrue(result.verified(), result.differences()::toString);
         assertTargetEqualsSource();
+        ApplicationId fielded = applications.get(1).id();
+        assertEquals(1, holdingChoice(source, fielded, "XL").size());
+        assertEquals(holdingChoice(source, fielded, "XL"), holdingChoice(target, fielded, "XL"));
         ApplicationId mailing = target.applications().list().getLast().id();
         assertEquals(ApiKey.State.REVOKED, target.applications().keys(mailing).getFirst().state(LATER),
                 "the revoked key stays revoked");
@@ -253,8 +280,8 @@ class DatabaseCopyTest {
 
         assertEquals(List.of("applications 0/3", "applications 3/3", "api_keys 0/5", "api_keys 5/5", "donors 0/300",
                 "donors 64/300", "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300",
-                "installation_secrets 0/0", "audit_trail 0/350", "audit_trail 64/350", "audit_trail 128/350",
-                "audit_trail 192/350", "audit_trail 256/350", "audit_trail 320/350", "audit_trail 350/350",
+                "installation_secrets 0/0", "audit_trail 0/351", "audit_trail 64/351", "audit_trail 128/351",
+                "audit_trail 192/351", "audit_trail 256/351", "audit_trail 320/351", "audit_trail 351/351",
                 "webhook_endpoints 0/1", "webhook_endpoints 1/1", "custom_fields 0/1", "custom_fields 1/1"),
                 reported);
     }
@@ -282,7 +309,7 @@ class DatabaseCopyTest {
         long record = target.dsl().fetchValue(DSL.select(DSL.max(AUDIT_TRAIL.ID))
                 .from(AUDIT_TRAIL));
         assertEquals(List.of("The source holds 300 donors, the target 301. The target holds donor " + extra.id()
-                + ", which the source lacks.", "The source holds 350 audit_trail, the target 351. The target holds"
+                + ", which the source lacks.", "The source holds 351 audit_trail, the target 352. The target holds"
                 + " trail record " + record + ", which the source lacks."), rerun.differences());
     }
 
