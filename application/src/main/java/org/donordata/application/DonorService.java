@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 import org.donordata.domain.ChangePosition;
+import org.donordata.domain.CustomField;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
@@ -200,8 +201,11 @@ public final class DonorService {
      */
     public Donor modify(ApplicationId owner, Actor actor, long id, DonorChanges changes, ExpectedVersion expected) {
         DonorWrites writes = writesNow(actor);
-        return donors.write(owner, writes.now(),
-                tx -> writes.modify(tx, id, expected, current -> changes.applyTo(current, tx::customFields)))
+        return donors.write(owner, writes.now(), tx -> {
+            // Held before the donor: every write takes the fields first (DonorTransaction.customFields).
+            List<CustomField> fields = changes.sendsCustom() ? tx.customFields() : List.of();
+            return writes.modify(tx, id, expected, current -> changes.applyTo(current, () -> fields));
+        })
                 .orElseThrow(DonorNotFoundException::new);
     }
 

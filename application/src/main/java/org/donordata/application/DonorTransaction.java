@@ -73,7 +73,9 @@ public interface DonorTransaction {
 
     /**
      * The owner's custom fields in id order, held against any change or removal of them until this write ends, so that
-     * values checked against them are stored only as they allow (docs/api.md, "Custom fields").
+     * values checked against them are stored only as they allow (docs/api.md, "Custom fields"). A write that reads them
+     * does so before it reads any donor: a removal holds the field, then its holders, so a write that held a donor
+     * first and then waited for the fields could wait for the removal as the removal waits for it.
      */
     List<CustomField> customFields();
 

@@ -115,8 +115,10 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             throw new InvalidInputException(List.of(new Problem("duplicate", "must be another donor than "
                     + survivorId + ", which it is merged into")));
         }
-        // Held in id order whichever is the survivor, so that merges of one pair, either way round, wait for each
-        // other in one order (never a deadlock), and the second sees what the first left.
+        // The fields first, as every write takes them (DonorTransaction.customFields), then the donors in id order
+        // whichever is the survivor, so that merges of one pair, either way round, wait for each other in one order
+        // (never a deadlock), and the second sees what the first left.
+        List<CustomField> fields = tx.customFields();
         Optional<Donor> lower = tx.find(Math.min(survivorId, duplicateId));
         Optional<Donor> higher = tx.find(Math.max(survivorId, duplicateId));
         Donor survivor = (survivorId < duplicateId ? lower : higher).orElseThrow(DonorNotFoundException::new);
@@ -136,9 +138,7 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             throw MergeRefusedException.types(survivorId, survivor.details().type(), duplicateId,
                     duplicate.details().type());
         }
-        // The fields are read only when the duplicate has custom values to give.
-        DonorDetails merged = survivor.details().filledFrom(duplicate.details(),
-                duplicate.details().custom().isEmpty() ? List.of() : tx.customFields());
+        DonorDetails merged = survivor.details().filledFrom(duplicate.details(), fields);
         // The duplicate first: an external id it gives the survivor is free only once it lost it.
         tx.mergeInto(duplicate, survivorId,
                 record(AuditAction.MERGED_INTO, duplicate.details(), duplicate.erasedDetails()));
@@ -175,9 +175,11 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
      * Upserts of one external id take turns.
      */
     public Upserted upsert(DonorTransaction tx, String externalId, Upsert upsert) {
+        // The fields before anything else is held (DonorTransaction.customFields): an upsert may create.
+        List<CustomField> fields = tx.customFields();
         tx.takeTurn("external-id:" + externalId);
         Optional<DonorFingerprint> fingerprint = upsert.key()
-                .map(key -> DonorFingerprint.of(upsert.changes().applyToNew(tx::customFields)));
+                .map(key -> DonorFingerprint.of(upsert.changes().applyToNew(() -> fields)));
         if (upsert.key().isPresent()) {
             Optional<Long> earlier = earlierCreate(tx, upsert.key().get(), fingerprint.get());
             if (earlier.isPresent()) {
@@ -187,9 +189,9 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
         Optional<Donor> existing = tx.findByExternalId(externalId);
         if (existing.isPresent()) {
             return new Upserted(modify(tx, existing.get().id(), upsert.expected(),
-                    current -> upsert.changes().applyTo(current, tx::customFields)).orElseThrow(), false);
+                    current -> upsert.changes().applyTo(current, () -> fields)).orElseThrow(), false);
         }
-        DonorDetails details = upsert.changes().applyToNew(tx::customFields);
+        DonorDetails details = upsert.changes().applyToNew(() -> fields);
         Donor created = upsert.key().isPresent()
                 ? insertRecorded(tx, upsert.key().get(), fingerprint.get(), details)
                 : create(tx, details);

@@ -42,7 +42,7 @@ class DonorCustomValuesTest {
     @Test
     void aCreateNamesEveryProblemOfTheBuiltInAndCustomFieldsInOneAnswer() {
         InvalidInputException refused = assertThrows(InvalidInputException.class, () -> created(document(
-                "email", "not an email", "custom", Map.of("pledge", "ten", "tier", "gold"))));
+                "email", "not an email", "custom", document("pledge", "ten", "tier", "gold"))));
 
         List<String> subjects = refused.problems().stream().map(Problem::subject).toList();
         assertEquals(List.of("email", "first_name", "last_name", "custom.pledge", "custom.'tier'", "custom.chapter"),

@@ -6,16 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
@@ -244,16 +249,18 @@ public abstract class CustomFieldRepositoryContract {
 
     // ---- values on donors
 
+    /** Donors written as the API writes them: through the use cases, which hold the fields first. */
+    private DonorService donorService() {
+        return new DonorService(donors, Clock.fixed(LATER, ZoneOffset.UTC));
+    }
+
     private Donor createdDonor(ApplicationId application, Map<String, Object> document) {
-        DonorWrites writes = new DonorWrites(LATER, DonorService.IDEMPOTENCY_KEY_LIFETIME, WEBSITE);
-        return donors.write(application, LATER,
-                tx -> writes.create(tx, DonorChanges.from(document).applyToNew(tx::customFields)));
+        long id = donorService().create(application, WEBSITE, DonorChanges.from(document), Optional.empty());
+        return donors.find(application, id).orElseThrow();
     }
 
     private Donor modifiedDonor(long id, Map<String, Object> document) {
-        DonorWrites writes = new DonorWrites(LATER, DonorService.IDEMPOTENCY_KEY_LIFETIME, WEBSITE);
-        return donors.write(owner, LATER, tx -> writes.modify(tx, id, ExpectedVersion.ANY,
-                current -> DonorChanges.from(document).applyTo(current, tx::customFields))).orElseThrow();
+        return donorService().modify(owner, WEBSITE, id, DonorChanges.from(document), ExpectedVersion.ANY);
     }
 
     private static Map<String, Object> document(Object... keysAndValues) {
@@ -355,6 +362,54 @@ public abstract class CustomFieldRepositoryContract {
         assertTrue(refused.getMessage().contains("'news'"), refused.getMessage());
         assertEquals(Optional.of(interests), fields.find(owner, interests.id()), "nothing stored");
         assertTrue(fields.update(owner, withoutPost, interests.updatedAt(), List.of("post"), WEBSITE));
+    }
+
+    @Test
+    void aRemovalRacingModifiesOfItsValueLeavesNoValueBehindAndLosesNoVersion() throws Exception {
+        CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
+        created(owner, field("pledge", CustomFieldType.NUMBER));
+        Donor ada = createdDonor(owner, document("first_name", "Ada", "last_name", "L",
+                "custom", document("chapter", "North")));
+        int modifiers = 3;
+        int rounds = 15;
+        CyclicBarrier start = new CyclicBarrier(modifiers + 1);
+        AtomicInteger modified = new AtomicInteger();
+        List<Callable<Boolean>> work = new ArrayList<>();
+        for (int t = 0; t < modifiers; t++) {
+            int thread = t;
+            work.add(() -> {
+                start.await(1, TimeUnit.MINUTES);
+                for (int i = 0; i < rounds; i++) {
+                    BigDecimal pledge = BigDecimal.valueOf(thread * 1_000L + i);
+                    try {
+                        modifiedDonor(ada.id(), document("custom", document("chapter", "C" + thread + "-" + i,
+                                "pledge", pledge)));
+                    } catch (InvalidInputException removedMeanwhile) {
+                        modifiedDonor(ada.id(), document("custom", document("pledge", pledge)));
+                    }
+                    modified.incrementAndGet();
+                }
+                return true;
+            });
+        }
+        work.add(() -> {
+            start.await(1, TimeUnit.MINUTES);
+            return removed(owner, chapter.id(), WEBSITE, LATER);
+        });
+        try (ExecutorService threads = Executors.newFixedThreadPool(modifiers + 1)) {
+            for (Future<Boolean> each : threads.invokeAll(work)) {
+                assertTrue(each.get(2, TimeUnit.MINUTES));
+            }
+        }
+
+        Donor after = donors.find(owner, ada.id()).orElseThrow();
+        assertEquals(null, after.details().custom().get("chapter"), "no value of the removed field is left");
+        assertEquals(List.of(), donors.write(owner, LATER, tx -> tx.holding("chapter", 10)), "nor an entry of one");
+        List<AuditRecord> history = trail.history(owner, ada.id(), 0, 200);
+        long removals = history.stream().filter(record -> record.fields().equals(List.of("custom.chapter"))).count();
+        assertTrue(removals <= 1, history::toString);
+        assertEquals(1 + modified.get() + removals, after.version(), "every write is a version: " + history);
+        assertEquals(after.version(), history.size());
     }
 
     // ---- filters on custom values
