@@ -87,6 +87,9 @@ public interface DonorTransaction {
      */
     Optional<CustomField> removeCustomField(long id, Actor actor);
 
-    /** Up to {@code count} of the owner's donors that hold a value of the field with this key, in id order, held. */
+    /**
+     * Up to {@code count} of the owner's donors found holding a value of the field with this key (which ones, when more
+     * do, is the store's choice), held, in id order; each as it is now, which may no longer hold it.
+     */
     List<Donor> holding(String key, int count);
 }

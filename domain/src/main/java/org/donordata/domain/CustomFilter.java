@@ -27,7 +27,10 @@ public record CustomFilter(String key, String from, String to, boolean exact) {
     private static final Pattern PARAMETER = Pattern.compile("custom\\.([a-z][a-z0-9_]{0,39})(\\.min|\\.max)?");
     /** A number as JSON writes one. */
     private static final Pattern JSON_NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
-    /** Sorts after every entry's character: entries hold ASCII after their key (CustomValueIndex). */
+    /**
+     * Appended to an entry, the first text past it and every longer entry it begins: it sorts before every character
+     * an entry holds (printable ASCII after the key, CustomValueIndex), and no entry holds it.
+     */
     private static final String PAST = "\u0001";
 
     /** Whether a query parameter's name is one of a custom filter (its key known or not). */
@@ -112,6 +115,11 @@ public record CustomFilter(String key, String from, String to, boolean exact) {
         Optional<Optional<Object>> read = CustomValueChanges.read(asRead, sent, name, found);
         // The value's own rules, named by the parameter; "or null" is no choice a filter has.
         found.forEach(problem -> problems.add(new Problem(name, problem.description().replace(", or null", ""))));
+        if (read.isPresent() && read.get().isEmpty()) {
+            // Read as null (a text of characters that show nothing): no stored value is that, and a filter dropped
+            // would list every donor.
+            problems.add(new Problem(name, "must be a value as stored; this one counts as no value"));
+        }
         return read.flatMap(value -> value);
     }
 

@@ -146,10 +146,10 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
 
     /**
      * How a page filtered on custom fields (and no q) is read, from its first custom filter's entries in the words'
-     * lookup index (CustomValueIndex; docs/architecture.md, "Custom fields: how values are stored"): an exact value's
-     * entries in donor id order ({@code EXACT}, as an email's); a range's donors, few, read and sorted ({@code DRAWN});
-     * or, when a range holds many, the owner's donors walked in id order, each checked ({@code WALKED}, cheap because
-     * matches are common: SearchPlan.COMMON).
+     * lookup index (CustomValueIndex; docs/architecture.md, "Custom fields: how values are stored"; the repository puts
+     * first the filter to read from): an exact value's entries in donor id order ({@code EXACT}, as an email's); a
+     * range's donors, few, read and sorted ({@code DRAWN}); or, when every range holds many, the owner's donors walked
+     * in id order, each checked ({@code WALKED}, cheap because matches are common: SearchPlan.COMMON).
      */
     enum CustomDrive { EXACT, DRAWN, WALKED }
 
@@ -361,11 +361,6 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                     entries.WORD.ge(CUSTOM_FROM.get(i)), entries.WORD.lt(CUSTOM_TO.get(i)))));
         }
         return held;
-    }
-
-    /** A filter's custom filters in the order its page reads them: an exact one first, which draws the page. */
-    static List<CustomFilter> customs(DonorFilter filter) {
-        return filter.custom().stream().sorted(java.util.Comparator.comparing(custom -> !custom.exact())).toList();
     }
 
     private static Select<?> page(DatabaseKind kind, List<Field<?>> selected, Condition owner,
@@ -655,6 +650,12 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * owner, the offset and the count; a searched page's after is 0 (from the first donor) unless set again.
      */
     Bindings pageBindings(ApplicationId owner, DonorFilter filter, List<String> terms, long offset, int count) {
+        return pageBindings(owner, filter, filter.custom(), terms, offset, count);
+    }
+
+    /** {@link #pageBindings}, the custom filters in the order the statement reads them (CustomDrive: its first). */
+    Bindings pageBindings(ApplicationId owner, DonorFilter filter, List<CustomFilter> customs, List<String> terms,
+            long offset, int count) {
         Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(OFFSET, offset).set(COUNT, count)
                 .set(AFTER, 0L);
         filter.foldedEmail().ifPresent(email -> bindings.set(FILTER_EMAIL, email));
@@ -665,7 +666,6 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         for (int term = 0; term < terms.size(); term++) {
             bindTerm(bindings, term, terms.get(term));
         }
-        List<CustomFilter> customs = customs(filter);
         for (int i = 0; i < customs.size(); i++) {
             bindings.set(CUSTOM_FROM.get(i), customs.get(i).from()).set(CUSTOM_TO.get(i), customs.get(i).to());
         }

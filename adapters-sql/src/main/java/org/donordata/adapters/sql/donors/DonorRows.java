@@ -8,6 +8,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.kit.Bindings;
@@ -168,14 +170,15 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
         return FieldRows.remove(tx, queries.trail(), owner, id, actor, now);
     }
 
-    // The field's entries in donor_words (CustomValueIndex): one range of the words' lookup index.
+    // The field's first entries in donor_words (CustomValueIndex) in the order of the words' lookup index, which reads
+    // no more of the range than that (ordered by donor, every call would sort the whole rest of it); held in id order.
     @Override
     public List<Donor> holding(String key, int count) {
         String first = CustomValueIndex.keyed(key);
-        List<Long> ids = tx.selectDistinct(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
+        Set<Long> ids = new TreeSet<>(tx.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
                 .where(DONOR_WORDS.APPLICATION_ID.eq(owner.value()), DONOR_WORDS.WORD.ge(first),
                         DONOR_WORDS.WORD.lt(first + DonorQueries.AFTER_EVERY_LETTER))
-                .orderBy(DONOR_WORDS.DONOR_ID).limit(count).fetch(DONOR_WORDS.DONOR_ID);
+                .limit(count).fetch(DONOR_WORDS.DONOR_ID));
         List<Donor> holders = new ArrayList<>();
         ids.forEach(id -> find(id).ifPresent(holders::add));
         return holders;

@@ -1,6 +1,7 @@
 package org.donordata.adapters.sql.donors;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -62,9 +63,9 @@ public final class SqlDonorRepository implements DonorRepository {
     private <T> List<T> page(ApplicationId owner, DonorFilter filter, long offset, int count,
             DonorQueries.Reading reading, Reads.Query<List<T>> read) {
         if (filter.search().isEmpty() && !filter.custom().isEmpty()) {
-            Optional<DonorQueries.CustomDrive> drive = customDrive(owner, filter);
-            return drive.isEmpty() ? List.of() : read(reading.page(filter, drive.get()),
-                    queries.pageBindings(owner, filter, List.of(), offset, count), read);
+            Optional<CustomRead> plan = customRead(owner, filter);
+            return plan.isEmpty() ? List.of() : read(reading.page(filter, plan.get().drive()),
+                    queries.pageBindings(owner, filter, plan.get().ordered(), List.of(), offset, count), read);
         }
         if (filter.search().isEmpty()) {
             return read(reading.page(filter), queries.pageBindings(owner, filter, List.of(), offset, count), read);
@@ -77,20 +78,42 @@ public final class SqlDonorRepository implements DonorRepository {
         return read(reading.page(filter, plan), queries.pageBindings(owner, filter, plan.terms(), offset, count), read);
     }
 
+    /** A page's custom filters in the order its statement reads them, and how it reads the first. */
+    private record CustomRead(List<CustomFilter> ordered, DonorQueries.CustomDrive drive) {
+    }
+
     /**
      * How a page filtered on custom fields is read (DonorQueries.CustomDrive): from an exact filter's entries; else from
-     * the first range's donors when it holds fewer entries than SearchPlan.COMMON (counted up to that), by a walk of the
-     * owner's donors when it holds more; empty when it holds none.
+     * the range with the fewest entries (each counted up to SearchPlan.COMMON), its donors drawn when it has fewer, the
+     * owner's donors walked when every range has that many; nothing when a range has none.
      */
-    private Optional<DonorQueries.CustomDrive> customDrive(ApplicationId owner, DonorFilter filter) {
-        CustomFilter first = DonorQueries.customs(filter).getFirst();
-        if (first.exact()) {
-            return Optional.of(DonorQueries.CustomDrive.EXACT);
+    private Optional<CustomRead> customRead(ApplicationId owner, DonorFilter filter) {
+        List<CustomFilter> custom = filter.custom();
+        Optional<CustomFilter> exact = custom.stream().filter(CustomFilter::exact).findFirst();
+        if (exact.isPresent()) {
+            return Optional.of(new CustomRead(first(exact.get(), custom), DonorQueries.CustomDrive.EXACT));
         }
-        long entries = read(queries.wordCount(), queries.wordCountBindings(owner, first, SearchPlan.COMMON),
-                DonorQueries::number);
-        return entries == 0 ? Optional.empty() : Optional.of(entries < SearchPlan.COMMON
-                ? DonorQueries.CustomDrive.DRAWN : DonorQueries.CustomDrive.WALKED);
+        CustomFilter fewest = null;
+        long fewestEntries = Long.MAX_VALUE;
+        for (CustomFilter range : custom) {
+            long entries = read(queries.wordCount(), queries.wordCountBindings(owner, range, SearchPlan.COMMON),
+                    DonorQueries::number);
+            if (entries == 0) {
+                return Optional.empty();
+            }
+            if (entries < fewestEntries) {
+                fewest = range;
+                fewestEntries = entries;
+            }
+        }
+        return Optional.of(new CustomRead(first(fewest, custom), fewestEntries < SearchPlan.COMMON
+                ? DonorQueries.CustomDrive.DRAWN : DonorQueries.CustomDrive.WALKED));
+    }
+
+    private static List<CustomFilter> first(CustomFilter leading, List<CustomFilter> all) {
+        List<CustomFilter> ordered = new ArrayList<>(List.of(leading));
+        all.stream().filter(filter -> filter != leading).forEach(ordered::add);
+        return ordered;
     }
 
     /**
