@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.donordata.adapters.sql.kit.Bindings;
@@ -27,7 +28,9 @@ import org.jooq.Record;
 import org.jooq.impl.DSL;
 
 import jakarta.json.Json;
+import jakarta.json.JsonBuilderFactory;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
 
 /**
@@ -37,6 +40,9 @@ import jakarta.json.JsonString;
  */
 public record FieldRows(DatabaseKind kind, Statement held) {
 
+    // Made once: Json's own methods look the provider up at every call, and every write reads the fields.
+    private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
+    private static final JsonBuilderFactory BUILDERS = Json.createBuilderFactory(Map.of());
     private static final Param<Long> APPLICATION = DSL.param("p_fields_application", Long.class);
     private static final List<Field<?>> COLUMNS = List.of(CUSTOM_FIELDS.ID, CUSTOM_FIELDS.FIELD_KEY,
             CUSTOM_FIELDS.LABEL, CUSTOM_FIELDS.FIELD_TYPE, CUSTOM_FIELDS.CHOICES, CUSTOM_FIELDS.REQUIRED,
@@ -103,13 +109,13 @@ public record FieldRows(DatabaseKind kind, Statement held) {
         if (!field.type().hasChoices()) {
             return null;
         }
-        var array = Json.createArrayBuilder();
+        var array = BUILDERS.createArrayBuilder();
         field.choices().forEach(array::add);
         return array.build().toString();
     }
 
     private static List<String> choices(String stored) {
-        try (JsonReader reader = Json.createReader(new StringReader(stored))) {
+        try (JsonReader reader = READERS.createReader(new StringReader(stored))) {
             return reader.readArray().getValuesAs(JsonString::getString);
         }
     }
