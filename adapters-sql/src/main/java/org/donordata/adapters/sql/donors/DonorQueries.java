@@ -148,10 +148,18 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * How a page filtered on custom fields (and no q) is read, from its first custom filter's entries in the words'
      * lookup index (CustomValueIndex; docs/architecture.md, "Custom fields: how values are stored"; the repository puts
      * first the filter to read from): an exact value's entries in donor id order ({@code EXACT}, as an email's); a
-     * range's donors, few, read and sorted ({@code DRAWN}); or, when every range holds many, the owner's donors walked
-     * in id order, each checked ({@code WALKED}, cheap because matches are common: SearchPlan.COMMON).
+     * range's donors, few, read and sorted ({@code DRAWN}); or, when every range holds many, the owner's first donors
+     * walked in id order, each checked ({@code WALKED}, cheap because matches are common: SearchPlan.COMMON), and
+     * drawn when those do not fill the page ({@link #CUSTOM_WALK}).
      */
     enum CustomDrive { EXACT, DRAWN, WALKED }
+
+    /**
+     * How many of the owner's first donors a walked page of custom ranges examines (CustomDrive.WALKED): the search's
+     * budget (DonorService.SEARCH_BUDGET). A page not filled within them is drawn instead, so that ranges whose donors
+     * lie far on in id order (member numbers that grow with the donors) cost a sort, not a walk of every donor.
+     */
+    static final int CUSTOM_WALK = 10_000;
 
     /** What a page filtered on custom fields depends on: its other criteria, how many custom filters, its drive. */
     record CustomShape(Set<Criterion> criteria, int customs, CustomDrive drive) {
@@ -330,6 +338,11 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * read); the others are each checked in the donor's own entries (the words' key).
      */
     private static Select<?> custom(DatabaseKind kind, List<Field<?>> selected, CustomShape shape) {
+        if (shape.drive() == CustomDrive.WALKED) {
+            // The owner's first CUSTOM_WALK donors, in id order, as a search's window (its ordinals from 0 to it).
+            return windowed(kind, selected, new SearchShape(shape.criteria(), 0, false, CUSTOM_WALK, false,
+                    shape.customs()), customHeld(0, shape.customs()));
+        }
         if (shape.drive() == CustomDrive.EXACT) {
             List<Condition> conditions = new ArrayList<>(List.of(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION),
                     DONOR_WORDS.WORD.eq(CUSTOM_FROM.getFirst()), DONORS.ID.eq(DONOR_WORDS.DONOR_ID)));

@@ -64,8 +64,15 @@ public final class SqlDonorRepository implements DonorRepository {
             DonorQueries.Reading reading, Reads.Query<List<T>> read) {
         if (filter.search().isEmpty() && !filter.custom().isEmpty()) {
             Optional<CustomRead> plan = customRead(owner, filter);
-            return plan.isEmpty() ? List.of() : read(reading.page(filter, plan.get().drive()),
-                    queries.pageBindings(owner, filter, plan.get().ordered(), List.of(), offset, count), read);
+            if (plan.isEmpty()) {
+                return List.of();
+            }
+            Bindings bindings = queries.pageBindings(owner, filter, plan.get().ordered(), List.of(), offset, count)
+                    .set(DonorQueries.WINDOW_FROM, 0L).set(DonorQueries.WINDOW_TO, (long) DonorQueries.CUSTOM_WALK);
+            List<T> page = read(reading.page(filter, plan.get().drive()), bindings, read);
+            // A walk that did not fill the page within its window: the matches lie further on, drawn instead.
+            return plan.get().drive() == DonorQueries.CustomDrive.WALKED && page.size() < count
+                    ? read(reading.page(filter, DonorQueries.CustomDrive.DRAWN), bindings, read) : page;
         }
         if (filter.search().isEmpty()) {
             return read(reading.page(filter), queries.pageBindings(owner, filter, List.of(), offset, count), read);
