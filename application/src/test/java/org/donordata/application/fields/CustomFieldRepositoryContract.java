@@ -365,7 +365,7 @@ public abstract class CustomFieldRepositoryContract {
     }
 
     @Test
-    void aRemovalRacingModifiesOfItsValueLeavesNoValueBehindAndLosesNoVersion() throws Exception {
+    void aRemovalAndRedefinitionRacingModifiesOfItsValueLeaveNoValueBehindAndLoseNoVersion() throws Exception {
         CustomField chapter = created(owner, field("chapter", CustomFieldType.TEXT));
         created(owner, field("pledge", CustomFieldType.NUMBER));
         Donor ada = createdDonor(owner, document("first_name", "Ada", "last_name", "L",
@@ -392,9 +392,12 @@ public abstract class CustomFieldRepositoryContract {
                 return true;
             });
         }
+        // Removed, then defined again under its key as another type, while the modifiers write text to it.
         work.add(() -> {
             start.await(1, TimeUnit.MINUTES);
-            return removed(owner, chapter.id(), WEBSITE, LATER);
+            boolean removal = removed(owner, chapter.id(), WEBSITE, LATER);
+            created(owner, field("chapter", CustomFieldType.INTEGER));
+            return removal;
         });
         try (ExecutorService threads = Executors.newFixedThreadPool(modifiers + 1)) {
             for (Future<Boolean> each : threads.invokeAll(work)) {
@@ -403,7 +406,8 @@ public abstract class CustomFieldRepositoryContract {
         }
 
         Donor after = donors.find(owner, ada.id()).orElseThrow();
-        assertEquals(null, after.details().custom().get("chapter"), "no value of the removed field is left");
+        assertEquals(null, after.details().custom().get("chapter"), "no value of the removed field is left, and no"
+                + " text under the integer field defined again");
         assertEquals(List.of(), donors.write(owner, LATER, tx -> tx.holding("chapter", 10)), "nor an entry of one");
         List<AuditRecord> history = trail.history(owner, ada.id(), 0, 200);
         long removals = history.stream().filter(record -> record.fields().equals(List.of("custom.chapter"))).count();
