@@ -77,9 +77,20 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
         return entries;
     }
 
-    /** Stores a changed donor's entries: only those that came or went, nothing when none of their fields changed. */
+    /** The fields of the search words and duplicate keys: custom values' entries are made apart from them. */
+    private static final Set<DonorField> WORD_AND_KEY_FIELDS = FIELDS.stream()
+            .filter(field -> field != DonorField.CUSTOM).collect(Collectors.toUnmodifiableSet());
+
+    /**
+     * Stores a changed donor's entries: only those that came or went, nothing when none of their fields changed, and
+     * only custom values' when only those changed (the words' folding and the keys' digests are the dearer part).
+     */
     void replace(DSLContext tx, ApplicationId owner, long donorId, DonorDetails before, DonorDetails after) {
         if (!before.differsIn(FIELDS, after)) {
+            return;
+        }
+        if (!before.differsIn(WORD_AND_KEY_FIELDS, after)) {
+            replace(tx, owner, donorId, CustomValueIndex.of(before.custom()), CustomValueIndex.of(after.custom()));
             return;
         }
         replace(tx, owner, donorId, entries(before), entries(after));
