@@ -74,6 +74,32 @@ public final class CustomValues {
         return Collections.unmodifiableMap(values);
     }
 
+    /** What {@link #writeTo} hands each value to, by its form: an adapter's JSON writer, say. */
+    public interface Writer {
+
+        void text(String key, String value);
+
+        void number(String key, BigDecimal value);
+
+        void flag(String key, boolean value);
+
+        /** The choices of a {@code choices} field, in the order of the field's choices. */
+        void choices(String key, List<String> value);
+    }
+
+    /** Hands every value to the writer, by its form, in the order of the fields' ids. */
+    public void writeTo(Writer writer) {
+        values.forEach((key, value) -> {
+            switch (value) {
+                case String text -> writer.text(key, text);
+                case BigDecimal number -> writer.number(key, number);
+                case Boolean flag -> writer.flag(key, flag);
+                case List<?> choices -> writer.choices(key, choices.stream().map(String.class::cast).toList());
+                default -> throw new IllegalStateException("custom." + key + " holds no custom value: " + value);
+            }
+        });
+    }
+
     /** The field's value, or null when the donor has none. */
     public Object get(String key) {
         return values.get(key);

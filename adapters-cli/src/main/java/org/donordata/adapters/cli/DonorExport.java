@@ -105,18 +105,7 @@ final class DonorExport {
                     case Long number -> json.write(field.key(), number);
                     case CustomValues custom -> {
                         json.writeStartObject(field.key());
-                        custom.byKey().forEach((key, member) -> {
-                            switch (member) {
-                                case Boolean flag -> json.write(key, flag);
-                                case BigDecimal number -> json.write(key, number);
-                                case List<?> choices -> {
-                                    json.writeStartArray(key);
-                                    choices.forEach(choice -> json.write((String) choice));
-                                    json.writeEnd();
-                                }
-                                default -> json.write(key, (String) member);
-                            }
-                        });
+                        custom.writeTo(new CustomMembers(json));
                         json.writeEnd();
                     }
                     default -> json.write(field.key(), text(value));
@@ -127,6 +116,32 @@ final class DonorExport {
             out.write('\n');
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Custom values as members of the JSON object the generator is in. */
+    private record CustomMembers(JsonGenerator json) implements CustomValues.Writer {
+
+        @Override
+        public void text(String key, String value) {
+            json.write(key, value);
+        }
+
+        @Override
+        public void number(String key, BigDecimal value) {
+            json.write(key, value);
+        }
+
+        @Override
+        public void flag(String key, boolean value) {
+            json.write(key, value);
+        }
+
+        @Override
+        public void choices(String key, List<String> value) {
+            json.writeStartArray(key);
+            value.forEach(json::write);
+            json.writeEnd();
         }
     }
 

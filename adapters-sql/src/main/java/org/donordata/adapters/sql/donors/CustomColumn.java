@@ -44,22 +44,37 @@ public final class CustomColumn {
         StringWriter text = new StringWriter();
         try (JsonGenerator json = GENERATORS.createGenerator(text)) {
             json.writeStartObject();
-            values.byKey().forEach((key, value) -> {
-                switch (value) {
-                    case String string -> json.write(key, string);
-                    case BigDecimal number -> json.write(key, number);
-                    case Boolean flag -> json.write(key, flag);
-                    case List<?> choices -> {
-                        json.writeStartArray(key);
-                        choices.forEach(choice -> json.write((String) choice));
-                        json.writeEnd();
-                    }
-                    default -> throw new IllegalArgumentException("no stored form for custom." + key);
-                }
-            });
+            values.writeTo(members(json));
             json.writeEnd();
         }
         return text.toString();
+    }
+
+    /** Writes each value as a member of the JSON object the generator is in. */
+    private static CustomValues.Writer members(JsonGenerator json) {
+        return new CustomValues.Writer() {
+            @Override
+            public void text(String key, String value) {
+                json.write(key, value);
+            }
+
+            @Override
+            public void number(String key, BigDecimal value) {
+                json.write(key, value);
+            }
+
+            @Override
+            public void flag(String key, boolean value) {
+                json.write(key, value);
+            }
+
+            @Override
+            public void choices(String key, List<String> value) {
+                json.writeStartArray(key);
+                value.forEach(json::write);
+                json.writeEnd();
+            }
+        };
     }
 
     /** The values a column holds: none for NULL. */
