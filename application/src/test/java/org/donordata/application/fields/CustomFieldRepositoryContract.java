@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.donordata.application.Actor;
@@ -372,6 +373,8 @@ public abstract class CustomFieldRepositoryContract {
                 "custom", document("chapter", "North")));
         int modifiers = 3;
         int rounds = 15;
+        AtomicInteger refusedAfterRedefinition = new AtomicInteger();
+        AtomicBoolean redefined = new AtomicBoolean();
         CyclicBarrier start = new CyclicBarrier(modifiers + 1);
         AtomicInteger modified = new AtomicInteger();
         List<Callable<Boolean>> work = new ArrayList<>();
@@ -379,12 +382,17 @@ public abstract class CustomFieldRepositoryContract {
             int thread = t;
             work.add(() -> {
                 start.await(1, TimeUnit.MINUTES);
-                for (int i = 0; i < rounds; i++) {
+                // At least the rounds, and on until a text has met the field defined again (at most 500 rounds).
+                for (int i = 0; i < 500 && (i < rounds || refusedAfterRedefinition.get() == 0); i++) {
                     BigDecimal pledge = BigDecimal.valueOf(thread * 1_000L + i);
+                    boolean definedAgain = redefined.get();
                     try {
                         modifiedDonor(ada.id(), document("custom", document("chapter", "C" + thread + "-" + i,
                                 "pledge", pledge)));
                     } catch (InvalidInputException removedMeanwhile) {
+                        if (definedAgain) {
+                            refusedAfterRedefinition.incrementAndGet();
+                        }
                         modifiedDonor(ada.id(), document("custom", document("pledge", pledge)));
                     }
                     modified.incrementAndGet();
@@ -397,6 +405,7 @@ public abstract class CustomFieldRepositoryContract {
             start.await(1, TimeUnit.MINUTES);
             boolean removal = removed(owner, chapter.id(), WEBSITE, LATER);
             created(owner, field("chapter", CustomFieldType.INTEGER));
+            redefined.set(true);
             return removal;
         });
         try (ExecutorService threads = Executors.newFixedThreadPool(modifiers + 1)) {
@@ -405,6 +414,7 @@ public abstract class CustomFieldRepositoryContract {
             }
         }
 
+        assertTrue(refusedAfterRedefinition.get() > 0, "a text met the integer field defined again");
         Donor after = donors.find(owner, ada.id()).orElseThrow();
         assertEquals(null, after.details().custom().get("chapter"), "no value of the removed field is left, and no"
                 + " text under the integer field defined again");

@@ -31,6 +31,7 @@ import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorRepository;
+import org.donordata.application.DonorService;
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
@@ -150,16 +151,17 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * first the filter to read from): an exact value's entries in donor id order ({@code EXACT}, as an email's); a
      * range's donors, few, read and sorted ({@code DRAWN}); or, when every range holds many, the owner's first donors
      * walked in id order, each checked ({@code WALKED}, cheap because matches are common: SearchPlan.COMMON), and
-     * drawn when those do not fill the page ({@link #CUSTOM_WALK}).
+     * drawn when those do not fill the page ({@link #CUSTOM_WALK}). With an email or external id, that criterion's
+     * index reads the page and every custom filter is checked ({@code CRITERION}).
      */
-    enum CustomDrive { EXACT, DRAWN, WALKED }
+    enum CustomDrive { EXACT, DRAWN, WALKED, CRITERION }
 
     /**
      * How many of the owner's first donors a walked page of custom ranges examines (CustomDrive.WALKED): the search's
      * budget (DonorService.SEARCH_BUDGET). A page not filled within them is drawn instead, so that ranges whose donors
      * lie far on in id order (member numbers that grow with the donors) cost a sort, not a walk of every donor.
      */
-    static final int CUSTOM_WALK = 10_000;
+    static final int CUSTOM_WALK = DonorService.SEARCH_BUDGET;
 
     /** What a page filtered on custom fields depends on: its other criteria, how many custom filters, its drive. */
     record CustomShape(Set<Criterion> criteria, int customs, CustomDrive drive) {
@@ -338,6 +340,10 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * read); the others are each checked in the donor's own entries (the words' key).
      */
     private static Select<?> custom(DatabaseKind kind, List<Field<?>> selected, CustomShape shape) {
+        if (shape.drive() == CustomDrive.CRITERION) {
+            return page(kind, selected, DONORS.APPLICATION_ID.eq(APPLICATION), shape.criteria(),
+                    customHeld(0, shape.customs()));
+        }
         if (shape.drive() == CustomDrive.WALKED) {
             // The owner's first CUSTOM_WALK donors, in id order, as a search's window (its ordinals from 0 to it).
             return windowed(kind, selected, new SearchShape(shape.criteria(), 0, false, CUSTOM_WALK, false,

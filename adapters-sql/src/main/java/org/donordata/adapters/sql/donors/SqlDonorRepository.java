@@ -90,12 +90,17 @@ public final class SqlDonorRepository implements DonorRepository {
     }
 
     /**
-     * How a page filtered on custom fields is read (DonorQueries.CustomDrive): from an exact filter's entries; else from
+     * How a page filtered on custom fields is read (DonorQueries.CustomDrive): by an email's or external id's index when
+     * the filter has one; from an exact filter's entries; else from
      * the range with the fewest entries (each counted up to SearchPlan.COMMON), its donors drawn when it has fewer, the
      * owner's donors walked when every range has that many; nothing when a range has none.
      */
     private Optional<CustomRead> customRead(ApplicationId owner, DonorFilter filter) {
         List<CustomFilter> custom = filter.custom();
+        // An email or external id matches at most a few donors, on an index of its own.
+        if (filter.email().isPresent() || filter.externalId().isPresent()) {
+            return Optional.of(new CustomRead(custom, DonorQueries.CustomDrive.CRITERION));
+        }
         Optional<CustomFilter> exact = custom.stream().filter(CustomFilter::exact).findFirst();
         if (exact.isPresent()) {
             return Optional.of(new CustomRead(first(exact.get(), custom), DonorQueries.CustomDrive.EXACT));
