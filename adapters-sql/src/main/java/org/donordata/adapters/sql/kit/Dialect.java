@@ -41,6 +41,14 @@ public interface Dialect {
     <R extends Record> ResultQuery<R> lockedForShare(SelectForUpdateStep<R> select);
 
     /**
+     * Whether a page of the donors a subquery draws is written as that subquery joined as a table (true) or as
+     * {@code id IN (subquery)} (false): a database that may plan a prepared statement once for all parameters
+     * (PostgreSQL's generic plans) walked every donor for the IN form, and SQLite's planner sorts the joined form's
+     * distinct ids far more slowly than it reads an IN list (docs/performance.md, "Custom values").
+     */
+    boolean drawsFromAJoinedTable();
+
+    /**
      * A donor's JSON object, as the API writes it (DonorDocument.Json), built by the database from the members' columns
      * in their order: numbers as numbers, text as strings or null, flags as true or false, instants as strings in the
      * form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null. Empty, by

@@ -124,6 +124,12 @@ public final class MariadbKind implements DatabaseKind {
         return select;
     }
 
+    // Statements are planned with their values (the driver sends them as text); not measured joined.
+    @Override
+    public boolean drawsFromAJoinedTable() {
+        return false;
+    }
+
     // The write turn is every key's lock: a transaction that holds it is the only one writing.
     @Override
     public void lockKey(DSLContext tx, long application, String key) {

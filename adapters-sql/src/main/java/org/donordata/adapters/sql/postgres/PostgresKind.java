@@ -106,6 +106,12 @@ public final class PostgresKind implements DatabaseKind {
         return select.forShare();
     }
 
+    // Its generic plan of "id IN (subquery)" walked every donor (docs/performance.md, "Custom values").
+    @Override
+    public boolean drawsFromAJoinedTable() {
+        return true;
+    }
+
     private static final Param<String> KEY = DSL.param("p_key", String.class);
     private static final Param<Long> APPLICATION = DSL.param("p_application", Long.class);
     private static final Statement LOCK_KEY = Statement.render(DSL.using(SQLDialect.POSTGRES), DSL.select(
