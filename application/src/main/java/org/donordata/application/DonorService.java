@@ -276,18 +276,4 @@ public final class DonorService {
         DonorWrites.Upsert upsert = new DonorWrites.Upsert(expected, fields.withExternalId(externalId), idempotencyKey);
         return writesNow(actor).upsert(donors, owner, externalId, upsert);
     }
-
-    /**
-     * Every problem of a create's body, checked as a create would check it, without creating anything: what an answer
-     * that refuses the request for another reason too names first.
-     */
-    public List<Problem> problemsOfNew(ApplicationId owner, DonorChanges fields) {
-        DonorWrites writes = writesNow(Actor.command("check"));
-        try {
-            donors.write(owner, writes.now(), tx -> fields.applyToNew(tx::customFields));
-            return List.of();
-        } catch (InvalidInputException problems) {
-            return problems.problems();
-        }
-    }
 }

@@ -214,9 +214,14 @@ public final class DonorRoutes {
     /** Who the trail says made a change in this request. */
 
     /** One answer names every problem of a request: those of the body first, as a create would find them. */
-    private InvalidInputException withProblemsOfTheBody(Caller caller, DonorChanges fields,
+    private InvalidInputException withProblemsOfTheBody(Caller caller, DonorChanges body,
             InvalidInputException other) {
-        List<Problem> all = new ArrayList<>(donors.problemsOfNew(caller.application().id(), fields));
+        List<Problem> all = new ArrayList<>();
+        try {
+            body.applyToNew(() -> fields.all(caller.application().id()));
+        } catch (InvalidInputException refused) {
+            all.addAll(refused.problems());
+        }
         all.addAll(other.problems());
         return new InvalidInputException(all);
     }

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.webclient.api.ClientResponseTyped;
 import io.helidon.webserver.testing.junit5.DirectClient;
 import jakarta.json.JsonObject;
@@ -85,6 +86,11 @@ class CustomValuesRoutesTest extends RoutingTestBase {
                 + " [1]}"), 400).contains("custom"));
         assertTrue(failure(post("/api/v1/donors", KEY, "{\"first_name\": \"A\", \"last_name\": \"B\", \"custom\":"
                 + " {\"pledge\": 1" + "0".repeat(999) + "}}"), 400).contains("custom.pledge"));
+        String withBadKey = failure(client.post("/api/v1/donors").header(ApiKeyCheck.API_KEY, KEY)
+                .header(HeaderValues.CONTENT_TYPE_JSON).header(HeaderNames.create("Idempotency-Key"), "")
+                .submit("{\"first_name\": \"A\", \"last_name\": \"B\", \"custom\": {\"pledge\": \"ten\"}}",
+                        String.class), 400);
+        assertTrue(withBadKey.contains("custom.pledge") && withBadKey.contains("Idempotency-Key"), withBadKey);
         assertEquals(0, page("").getJsonArray("data").size());
     }
 
