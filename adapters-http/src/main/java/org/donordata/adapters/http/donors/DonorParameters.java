@@ -10,14 +10,14 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.function.Supplier;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -275,33 +275,38 @@ public final class DonorParameters {
         }
     }
 
+    /** A parameter as the raw query writes it: its decoded name, and whether an {@code =} follows the name. */
+    private record RawParameter(String name, boolean valued) {
+    }
+
+    /** The raw query's parameters in the order given, repeats included. */
+    private static List<RawParameter> rawParameters(String rawQuery) {
+        List<RawParameter> parameters = new ArrayList<>();
+        for (String piece : rawQuery.split("&")) {
+            if (piece.isEmpty()) {
+                continue;
+            }
+            int equals = piece.indexOf('=');
+            String name = equals < 0 ? piece : piece.substring(0, equals);
+            try {
+                name = URLDecoder.decode(name, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException malformed) {
+                // Kept as written: refused by name as an unknown parameter.
+            }
+            parameters.add(new RawParameter(name, equals >= 0));
+        }
+        return parameters;
+    }
+
     /** The parameters' names in the order the raw query gives them, each once. */
     private static List<String> namesInOrder(String rawQuery) {
-        Set<String> names = new java.util.LinkedHashSet<>();
-        for (String piece : rawQuery.split("&")) {
-            String name = piece.indexOf('=') < 0 ? piece : piece.substring(0, piece.indexOf('='));
-            try {
-                names.add(URLDecoder.decode(name, StandardCharsets.UTF_8));
-            } catch (IllegalArgumentException malformed) {
-                names.add(name);
-            }
-        }
-        return List.copyOf(names);
+        return rawParameters(rawQuery).stream().map(RawParameter::name).distinct().toList();
     }
 
     // Helidon lists "?email&email=a" as one value, "a": the name given alone is found in the raw query.
     private static Set<String> valueless(String rawQuery) {
-        Set<String> names = new HashSet<>();
-        for (String piece : rawQuery.split("&")) {
-            if (!piece.isEmpty() && piece.indexOf('=') < 0) {
-                try {
-                    names.add(URLDecoder.decode(piece, StandardCharsets.UTF_8));
-                } catch (IllegalArgumentException malformed) {
-                    names.add(piece);
-                }
-            }
-        }
-        return names;
+        return rawParameters(rawQuery).stream().filter(parameter -> !parameter.valued()).map(RawParameter::name)
+                .collect(Collectors.toSet());
     }
 
     /** Any C0 or C1 control character, or DEL: no parameter of this API may hold one. */
