@@ -427,6 +427,25 @@ public abstract class CustomFieldRepositoryContract {
         assertEquals(after.version(), history.size());
     }
 
+    @Test
+    void aMergeGivesTheSurvivorTheValuesItLacksAndLeavesTheDuplicateNone() {
+        created(owner, field("chapter", CustomFieldType.TEXT));
+        created(owner, field("pledge", CustomFieldType.NUMBER));
+        Donor survivor = createdDonor(owner, document("first_name", "Ada", "last_name", "L",
+                "custom", document("chapter", "North")));
+        Donor duplicate = createdDonor(owner, document("first_name", "Ada", "last_name", "L",
+                "custom", document("chapter", "South", "pledge", new BigDecimal("5"))));
+
+        Donor merged = donorService().merge(owner, WEBSITE, survivor.id(), duplicate.id(), ExpectedVersion.ANY);
+
+        assertEquals(document("chapter", "North", "pledge", new BigDecimal("5")), merged.details().custom().byKey());
+        assertEquals(CustomValues.NONE, donors.find(owner, duplicate.id()).orElseThrow().details().custom());
+        assertEquals(List.of(), donors.list(owner, onlyCustom(filters("custom.chapter", "South")), 0, 30),
+                "the duplicate's entries went with its values");
+        assertEquals(List.of(survivor.id()), donors.list(owner, onlyCustom(filters("custom.pledge", "5")), 0, 30)
+                .stream().map(Donor::id).toList());
+    }
+
     // ---- filters on custom values
 
     private List<CustomFilter> filters(Object... namesAndValues) {
