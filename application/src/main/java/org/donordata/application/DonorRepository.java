@@ -133,6 +133,12 @@ public interface DonorRepository {
     Optional<DonorDocument> findDocument(ApplicationId owner, long id);
 
     /**
+     * Up to {@code count} of the donor's consent records, by given_at then id, skipping the first {@code offset}; empty
+     * when the owner has no donor with this id.
+     */
+    Optional<List<ConsentRecord>> consents(ApplicationId owner, long donorId, long offset, int count);
+
+    /**
      * The duplicate keys (DuplicateKeys.of) of the owner's donor as stored, or empty when the owner has no such donor.
      * An erased or merged donor has none.
      */

@@ -3,15 +3,20 @@ package org.donordata.application;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
 import org.donordata.domain.ChangePosition;
+import org.donordata.domain.ConsentLimitException;
+import org.donordata.domain.ConsentRequest;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorDetails;
+import org.donordata.domain.DonorErasedException;
+import org.donordata.domain.DonorMergedException;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DonorNotFoundException;
@@ -207,6 +212,34 @@ public final class DonorService {
             return writes.modify(tx, id, expected, current -> changes.applyTo(current, () -> fields));
         })
                 .orElseThrow(DonorNotFoundException::new);
+    }
+
+    /**
+     * Records a donor's consent (docs/api.md, "Consent"): the body read with this instant as {@code given_at}'s default,
+     * the record appended, and the donor changed when its current state does.
+     *
+     * @return the record's id
+     * @throws InvalidInputException naming every problem of the body
+     * @throws DonorNotFoundException when the owner has no such donor
+     * @throws DonorErasedException when it was erased
+     * @throws DonorMergedException when it was merged
+     * @throws ConsentLimitException when a limit of the records leaves no room
+     */
+    public long recordConsent(ApplicationId owner, Actor actor, long donorId, Map<String, ?> body) {
+        DonorWrites writes = writesNow(actor);
+        ConsentRequest request = ConsentRequest.from(body, writes.now());
+        return donors.write(owner, writes.now(), tx -> writes.recordConsent(tx, donorId, request))
+                .orElseThrow(DonorNotFoundException::new);
+    }
+
+    /**
+     * One page of the donor's consent records, by given_at then id.
+     *
+     * @throws DonorNotFoundException when the owner has no such donor
+     */
+    public Page<ConsentRecord> consents(ApplicationId owner, long donorId, PageRequest request) {
+        return Page.fromLookahead(donors.consents(owner, donorId, request.offset(), request.limit() + 1)
+                .orElseThrow(DonorNotFoundException::new), request);
     }
 
     /**

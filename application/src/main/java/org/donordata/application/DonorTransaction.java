@@ -4,6 +4,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import org.donordata.domain.ConsentPair;
+import org.donordata.domain.ConsentRequest;
+import org.donordata.domain.ConsentState;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
@@ -49,13 +52,15 @@ public interface DonorTransaction {
 
     /**
      * Erases the donor (docs/api.md, "Erasure"): its details as {@link Donor#erasedDetails()} leaves them, the instant
-     * recorded, and every record of the key of a create that stored it deleted, as its latest change, with its record.
+     * recorded, and every record of the key of a create that stored it, and every consent record of it, deleted, as
+     * its latest change, with its record.
      */
     Donor erase(Donor stored, DonorChangeRecord record);
 
     /**
      * Merges the donor into the survivor (docs/api.md, "Duplicates and merge"): erased as {@link #erase} does, except
-     * that it records the survivor's id instead of the instant, as its latest change, with its record.
+     * that it records the survivor's id instead of the instant, as its latest change, with its record. Its consent
+     * records are the survivor's by then ({@link #moveConsent}).
      */
     Donor mergeInto(Donor stored, long survivorId, DonorChangeRecord record);
 
@@ -92,4 +97,28 @@ public interface DonorTransaction {
      * do, is the store's choice), held, in id order; each as it is now, which may no longer hold it.
      */
     List<Donor> holding(String key, int count);
+
+    /** The donor's count of consent records, and the latest {@code given_at} of the pair's (docs/api.md, "Consent"). */
+    ConsentHistory consentHistory(long donorId, ConsentPair pair);
+
+    /**
+     * Takes the purpose for the owner's consent records, held until this write ends: true when the owner's records
+     * name it already or name fewer than {@code max} purposes (then it is one of them from now on), false otherwise.
+     */
+    boolean takePurpose(String purpose, int max);
+
+    /**
+     * Appends a consent record to the donor's, recorded now by {@code actor}; the donor's details are the caller's to
+     * change.
+     *
+     * @return the record's id
+     */
+    long addConsent(long donorId, ConsentRequest request, Actor actor);
+
+    /**
+     * Moves every consent record of one donor to another (a merge's duplicate to its survivor).
+     *
+     * @return the state the receiving donor's records now give: each pair's latest by given_at, then by id
+     */
+    ConsentState moveConsent(long fromDonorId, long toDonorId);
 }

@@ -7,6 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
+import org.donordata.domain.ConsentLimitException;
+import org.donordata.domain.ConsentRequest;
+import org.donordata.domain.ConsentState;
+import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorField;
@@ -138,7 +142,10 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             throw MergeRefusedException.types(survivorId, survivor.details().type(), duplicateId,
                     duplicate.details().type());
         }
-        DonorDetails merged = survivor.details().filledFrom(duplicate.details(), fields);
+        // Its consent from both donors' records, the duplicate's moved first (erasing it would delete them).
+        ConsentState consent = tx.moveConsent(duplicateId, survivorId);
+        DonorDetails merged = survivor.details().filledFrom(duplicate.details(), fields)
+                .with(Map.of(DonorField.CONSENT, consent));
         // The duplicate first: an external id it gives the survivor is free only once it lost it.
         tx.mergeInto(duplicate, survivorId,
                 record(AuditAction.MERGED_INTO, duplicate.details(), duplicate.erasedDetails()));
@@ -227,6 +234,47 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             throw new IdempotencyKeyReuseException(key);
         }
         return use.map(KeyUse::donorId);
+    }
+
+    /**
+     * Appends a consent record to the donor's (docs/api.md, "Consent"). A record that is now its pair's latest by
+     * {@code given_at} (on a tie, the latest recorded) and says another status than the donor's current one changes
+     * the donor, at its next version, with a trail record naming {@code consent.CHANNEL:PURPOSE}; any other is kept as
+     * evidence and changes nothing else.
+     *
+     * @return the record's id, or empty when the owner has no donor with this id
+     * @throws DonorErasedException when the donor was erased
+     * @throws DonorMergedException when it was merged
+     * @throws ConsentLimitException when it has the most records a donor has, or the purpose would be one too many
+     */
+    public Optional<Long> recordConsent(DonorTransaction tx, long donorId, ConsentRequest request) {
+        Optional<Donor> current = tx.find(donorId);
+        if (current.isEmpty()) {
+            return Optional.empty();
+        }
+        Donor stored = current.get();
+        if (stored.merged()) {
+            throw new DonorMergedException(donorId, stored.mergedInto());
+        }
+        if (stored.erased()) {
+            throw new DonorErasedException(donorId);
+        }
+        ConsentHistory history = tx.consentHistory(donorId, request.pair());
+        if (history.records() >= ConsentLimitException.MAX_RECORDS_PER_DONOR) {
+            throw ConsentLimitException.records(donorId);
+        }
+        if (!tx.takePurpose(request.pair().purpose(), ConsentLimitException.MAX_PURPOSES_PER_APPLICATION)) {
+            throw ConsentLimitException.purposes(request.pair().purpose());
+        }
+        long id = tx.addConsent(donorId, request, actor);
+        boolean latest = history.latestGivenAt().map(given -> !request.givenAt().isBefore(given)).orElse(true);
+        ConsentState before = stored.details().consent();
+        ConsentStatus status = request.status();
+        if (latest && before.get(request.pair()) != status) {
+            DonorDetails after = stored.details().with(Map.of(DonorField.CONSENT, before.after(request.pair(), status)));
+            tx.update(stored, after, record(AuditAction.MODIFIED, stored.details(), after));
+        }
+        return Optional.of(id);
     }
 
     /** How many holders of a removed field's values {@link #removeCustomField} rewrites at a time. */

@@ -18,6 +18,8 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonGenerator;
 import org.donordata.domain.Donor;
+import org.donordata.domain.ConsentState;
+import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.CustomValues;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
@@ -62,6 +64,11 @@ public final class DonorDocuments {
                                 default -> throw new IllegalStateException("no JSON form for " + member);
                             }
                         });
+                        object.writeEnd();
+                    }
+                    case ConsentState consent -> {
+                        object.writeStartObject(field.key());
+                        consent.byKey().forEach((key, status) -> object.write(key, status.wireName()));
                         object.writeEnd();
                     }
                     default -> throw new IllegalStateException("no JSON form for " + value);
@@ -127,6 +134,7 @@ public final class DonorDocuments {
                 case TIMESTAMP -> value == JsonValue.NULL ? null : instant(((JsonString) value).getString());
                 case REFERENCE -> value == JsonValue.NULL ? null : ((JsonNumber) value).longValueExact();
                 case CUSTOM -> custom((JsonObject) value);
+                case CONSENT -> consent((JsonObject) value);
             };
         } catch (RuntimeException e) {
             throw new AssertionError(field.key() + " has no value of its kind in " + document, e);
@@ -145,6 +153,17 @@ public final class DonorDocuments {
             default -> throw new ClassCastException(member.getValueType().toString());
         }));
         return CustomValues.stored(values);
+    }
+
+    /** A {@code consent} object: each pair's status, its keys in order (as the API writes them). */
+    private static ConsentState consent(JsonObject object) {
+        Map<String, ConsentStatus> state = new java.util.LinkedHashMap<>();
+        object.forEach((key, status) -> state.put(key,
+                ConsentStatus.fromWire(((JsonString) status).getString()).orElseThrow()));
+        if (!new ArrayList<>(state.keySet()).equals(state.keySet().stream().sorted().toList())) {
+            throw new IllegalArgumentException("consent keys out of order: " + state.keySet());
+        }
+        return ConsentState.of(state);
     }
 
     /** Only the form Instant.toString writes: the API writes no other. */

@@ -35,7 +35,7 @@ import org.donordata.testing.RunsAlone;
  * The donor port's contract, continued with duplicates and merge (docs/api.md, "Duplicates and merge"), through the use
  * cases on the store; every store runs it whole by extending this class.
  */
-public abstract class DonorMergeContract extends DonorRepositoryContract {
+public abstract class DonorMergeContract extends DonorConsentContract {
 
     private Donor stored(Object... keysAndValues) {
         return writes.insert(owner, DonorChanges.from(document(keysAndValues)).applyToNew(List::of), CREATED);

@@ -1,5 +1,12 @@
 package org.donordata.application;
 
+import java.util.Comparator;
+import java.util.HashSet;
+import org.donordata.domain.ConsentPair;
+import org.donordata.domain.ConsentRequest;
+import org.donordata.domain.ConsentState;
+import org.donordata.domain.ConsentStatus;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,7 +49,14 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     private final List<Row> rows = new ArrayList<>();
     private final Map<KeyOf, KeyUse> keys = new HashMap<>();
     private final List<OwnedRecord> trail = new ArrayList<>();
+    /** Consent records, each with its donor's id, in the order recorded (ids in that order). */
+    private final List<OwnedConsent> consents = new ArrayList<>();
+    private final Map<ApplicationId, Set<String>> purposes = new HashMap<>();
+    private long consentIds;
     private long changes;
+
+    private record OwnedConsent(ApplicationId owner, long donorId, ConsentRecord record) {
+    }
     /** The custom field definitions writes check values against: none until a store of them is attached. */
     private FieldDefinitions fields = new FieldDefinitions() {
         @Override
@@ -90,6 +104,8 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         rows.clear();
         keys.clear();
         trail.clear();
+        consents.clear();
+        purposes.clear();
     }
 
     /**
@@ -248,6 +264,20 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     }
 
     @Override
+    public synchronized Optional<List<ConsentRecord>> consents(ApplicationId owner, long donorId, long offset,
+            int count) {
+        DonorRepository.checkedCount(count);
+        return find(owner, donorId).map(donor -> consentsOf(owner, donorId)
+                .sorted(Comparator.comparing(ConsentRecord::givenAt).thenComparing(ConsentRecord::id))
+                .skip(offset).limit(count).toList());
+    }
+
+    private Stream<ConsentRecord> consentsOf(ApplicationId owner, long donorId) {
+        return consents.stream().filter(owned -> owned.owner().equals(owner) && owned.donorId() == donorId)
+                .map(OwnedConsent::record);
+    }
+
+    @Override
     public synchronized List<AuditRecord> history(ApplicationId owner, long donorId, long offset, int count) {
         return owned(owner, trail).filter(record -> record.donorId().equals(Optional.of(donorId))).skip(offset)
                 .limit(count).toList();
@@ -288,6 +318,9 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         List<Row> rowsBefore = List.copyOf(rows);
         Map<KeyOf, KeyUse> keysBefore = Map.copyOf(keys);
         List<OwnedRecord> trailBefore = List.copyOf(trail);
+        List<OwnedConsent> consentsBefore = List.copyOf(consents);
+        Map<ApplicationId, Set<String>> purposesBefore = new HashMap<>();
+        purposes.forEach((app, taken) -> purposesBefore.put(app, Set.copyOf(taken)));
         long changesBefore = changes;
         try {
             return write.apply(new Transaction(owner, now));
@@ -298,6 +331,10 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
             keys.putAll(keysBefore);
             trail.clear();
             trail.addAll(trailBefore);
+            consents.clear();
+            consents.addAll(consentsBefore);
+            purposes.clear();
+            purposesBefore.forEach((app, taken) -> purposes.put(app, new HashSet<>(taken)));
             changes = changesBefore;
             throw e;
         }
@@ -347,6 +384,7 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         public Donor erase(Donor stored, DonorChangeRecord record) {
             keys.entrySet().removeIf(key -> key.getKey().owner().equals(owner)
                     && key.getValue().donorId() == stored.id());
+            consents.removeIf(owned -> owned.owner().equals(owner) && owned.donorId() == stored.id());
             return store(new Donor(stored.id(), stored.erasedDetails(), stored.createdAt(), now,
                     stored.version() + 1, now), record);
         }
@@ -355,6 +393,7 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         public Donor mergeInto(Donor stored, long survivorId, DonorChangeRecord record) {
             keys.entrySet().removeIf(key -> key.getKey().owner().equals(owner)
                     && key.getValue().donorId() == stored.id());
+            consents.removeIf(owned -> owned.owner().equals(owner) && owned.donorId() == stored.id());
             return store(new Donor(stored.id(), stored.erasedDetails(), stored.createdAt(), now,
                     stored.version() + 1, null, survivorId), record);
         }
@@ -385,6 +424,42 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         @Override
         public List<Donor> holding(String key, int count) {
             return owned(owner).filter(donor -> donor.details().custom().get(key) != null).limit(count).toList();
+        }
+
+        @Override
+        public ConsentHistory consentHistory(long donorId, ConsentPair pair) {
+            List<ConsentRecord> records = consentsOf(owner, donorId).toList();
+            return new ConsentHistory(records.size(), records.stream().filter(record -> record.pair().equals(pair))
+                    .map(ConsentRecord::givenAt).max(Comparator.naturalOrder()));
+        }
+
+        @Override
+        public boolean takePurpose(String purpose, int max) {
+            Set<String> taken = purposes.computeIfAbsent(owner, unused -> new HashSet<>());
+            if (!taken.contains(purpose) && taken.size() >= max) {
+                return false;
+            }
+            taken.add(purpose);
+            return true;
+        }
+
+        @Override
+        public long addConsent(long donorId, ConsentRequest request, Actor actor) {
+            ConsentRecord record = new ConsentRecord(++consentIds, request.pair(), request.status(), request.givenAt(),
+                    now, request.source(), request.method(), request.statement(),
+                    new Actor(actor.type(), actor.keyId(), actor.name(), Optional.empty()));
+            consents.add(new OwnedConsent(owner, donorId, record));
+            return record.id();
+        }
+
+        @Override
+        public ConsentState moveConsent(long fromDonorId, long toDonorId) {
+            consents.replaceAll(owned -> owned.owner().equals(owner) && owned.donorId() == fromDonorId
+                    ? new OwnedConsent(owner, toDonorId, owned.record()) : owned);
+            Map<String, ConsentStatus> state = new HashMap<>();
+            consentsOf(owner, toDonorId).sorted(Comparator.comparing(ConsentRecord::givenAt)
+                    .thenComparing(ConsentRecord::id)).forEach(record -> state.put(record.pair().key(), record.status()));
+            return ConsentState.of(state);
         }
 
         @Override

@@ -11,6 +11,11 @@ class InMemoryDonorRepositoryTest extends DonorMergeContract {
     }
 
     @Override
+    protected AuditTrail trailOf() {
+        return (InMemoryDonorRepository) donors;
+    }
+
+    @Override
     protected ApplicationId newApplication(String name) {
         return new ApplicationId(++applications);
     }

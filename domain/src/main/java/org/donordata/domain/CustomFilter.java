@@ -33,6 +33,11 @@ public record CustomFilter(String key, String from, String to, boolean exact) {
      */
     private static final String PAST = "\u0001";
 
+    /** A filter that takes the one index entry {@code entry} (a consent's, ConsentState#entry). */
+    public static CustomFilter entry(String key, String entry) {
+        return new CustomFilter(key, entry, entry + PAST, true);
+    }
+
     /** Whether a query parameter's name is one of a custom filter (its key known or not). */
     public static boolean names(String parameter) {
         return parameter.startsWith(CustomField.DONOR_MEMBER + ".");

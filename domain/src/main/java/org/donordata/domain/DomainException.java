@@ -8,7 +8,7 @@ public sealed abstract class DomainException extends RuntimeException
         permits InvalidInputException, DonorNotFoundException, DuplicateExternalIdException,
         DonorVersionMismatchException, IdempotencyKeyReuseException, DonorErasedException, DonorMergedException,
         MergeRefusedException, WebhookNotFoundException, WebhookLimitException, CustomFieldNotFoundException,
-        CustomFieldConflictException {
+        CustomFieldConflictException, ConsentLimitException {
 
     protected DomainException(String message) {
         super(message, null, false, false);

@@ -97,7 +97,7 @@ public final class DonorChanges {
                     problems.add(new Problem(field.key(), "must be a string or null"));
                 }
             }
-            case ID, TIMESTAMP, REFERENCE, CUSTOM -> throw new IllegalStateException("read-only fields are rejected, custom is kept, before reading");
+            case ID, TIMESTAMP, REFERENCE, CUSTOM, CONSENT -> throw new IllegalStateException("read-only fields are rejected, custom is kept, before reading");
         }
     }
 

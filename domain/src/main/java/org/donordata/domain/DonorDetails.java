@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Everything about a donor that a client may write: one value per {@linkplain DonorField#writable() writable field},
- * of its kind's type. Text is {@code null} when unset; the type and the flags always have a value. A value of this
+ * Everything about a donor that a write stores: one value per {@linkplain DonorField#stored() stored field} (what a
+ * client may write, and the consent), of its kind's type. Text is {@code null} when unset; the type and the flags always have a value. A value of this
  * type may be incomplete; {@link #missingRequiredFields()} says what a stored donor still needs.
  */
 public final class DonorDetails {
@@ -31,7 +31,7 @@ public final class DonorDetails {
      */
     static DonorDetails of(Map<DonorField, ?> record) {
         Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
-        for (DonorField field : DonorField.writableFields()) {
+        for (DonorField field : DonorField.storedFields()) {
             Object value = record.get(field);
             requireValueOf(field, value);
             values.put(field, value);
@@ -61,10 +61,13 @@ public final class DonorDetails {
      */
     public DonorDetails filledFrom(DonorDetails other, List<CustomField> fields) {
         Map<DonorField, Object> filled = new EnumMap<>(values);
-        for (DonorField field : DonorField.writableFields()) {
+        for (DonorField field : DonorField.storedFields()) {
             Object value = values.get(field);
             if (field.kind() == DonorField.Kind.CUSTOM) {
                 filled.put(field, custom().filledFrom(other.custom(), fields));
+            } else if (field.kind() == DonorField.Kind.CONSENT) {
+                // Worked out again from both donors' records by the merge (DonorTransaction.moveConsent).
+                filled.put(field, value);
             } else if (field.kind() == DonorField.Kind.FLAG) {
                 filled.put(field, (Boolean) value || (Boolean) other.values.get(field));
             } else if (value == null) {
@@ -75,7 +78,7 @@ public final class DonorDetails {
     }
 
     private static void requireValueOf(DonorField field, Object value) {
-        if (!field.writable()) {
+        if (!field.stored()) {
             throw new IllegalArgumentException(field.key() + " is not part of a donor's details");
         }
         boolean nullable = field.kind().isText();
@@ -91,7 +94,7 @@ public final class DonorDetails {
 
     /** The value of one writable field: a String (or null), a Boolean or a DonorType, as its kind says. */
     public Object get(DonorField field) {
-        if (!field.writable()) {
+        if (!field.stored()) {
             throw new IllegalArgumentException(field.key() + " is not part of a donor's details");
         }
         return values.get(field);
@@ -100,6 +103,11 @@ public final class DonorDetails {
     /** The values of the application's custom fields. */
     public CustomValues custom() {
         return (CustomValues) values.get(DonorField.CUSTOM);
+    }
+
+    /** The donor's current consent. */
+    public ConsentState consent() {
+        return (ConsentState) values.get(DonorField.CONSENT);
     }
 
     /** The value of a text field, null when unset. */
@@ -115,7 +123,7 @@ public final class DonorDetails {
     /** The names this donor's type requires but it does not have. */
     public List<Problem> missingRequiredFields() {
         List<Problem> missing = new ArrayList<>();
-        for (DonorField field : DonorField.writableFields()) {
+        for (DonorField field : DonorField.storedFields()) {
             if (field.requiredFor(type()) && values.get(field) == null) {
                 missing.add(new Problem(field.key(), "is required for a donor of type '" + type().key() + "'"));
             }
@@ -133,6 +141,8 @@ public final class DonorDetails {
         for (DonorField field : WRITABLE_BY_NAME) {
             if (field == DonorField.CUSTOM) {
                 custom().changedKeys(after.custom()).forEach(key -> changed.add(CustomField.DONOR_MEMBER + "." + key));
+            } else if (field == DonorField.CONSENT) {
+                consent().changedKeys(after.consent()).forEach(key -> changed.add(field.key() + "." + key));
             } else if (!Objects.equals(values.get(field), after.values.get(field))) {
                 changed.add(field.key());
             }
@@ -150,7 +160,7 @@ public final class DonorDetails {
         return false;
     }
 
-    private static final DonorField[] WRITABLE_BY_NAME = DonorField.writableFields().stream()
+    private static final DonorField[] WRITABLE_BY_NAME = DonorField.storedFields().stream()
             .sorted(Comparator.comparing(DonorField::key)).toArray(DonorField[]::new);
 
     @Override
@@ -170,7 +180,7 @@ public final class DonorDetails {
 
     private static Map<DonorField, Object> defaults() {
         Map<DonorField, Object> defaults = new EnumMap<>(DonorField.class);
-        DonorField.writableFields().forEach(field -> defaults.put(field, field.defaultValue()));
+        DonorField.storedFields().forEach(field -> defaults.put(field, field.defaultValue()));
         return defaults;
     }
 }

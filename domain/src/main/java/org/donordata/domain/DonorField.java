@@ -31,6 +31,11 @@ public enum DonorField {
     NOTES("notes", Kind.TEXT, 10_000),
     /** The application's own fields' values (docs/api.md, "Custom fields"): never null, {@code {}} when none. */
     CUSTOM(CustomField.DONOR_MEMBER, Kind.CUSTOM),
+    /**
+     * The donor's current consent (docs/api.md, "Consent"): never null, {@code {}} when none. Part of the details a
+     * write stores, but written only by recording consent, never by a client's create or modify.
+     */
+    CONSENT("consent", Kind.CONSENT),
     CREATED_AT("created_at", Kind.TIMESTAMP),
     UPDATED_AT("updated_at", Kind.TIMESTAMP),
     /** When the donor was erased (docs/api.md, "Erasure"); null for every other donor. */
@@ -45,7 +50,9 @@ public enum DonorField {
         /** Another donor's id, or null. */
         REFERENCE(Long.class),
         /** The values of the application's custom fields, checked against their definitions (CustomValueChanges). */
-        CUSTOM(CustomValues.class);
+        CUSTOM(CustomValues.class),
+        /** Each consent pair's current status, worked out from the donor's consent records (ConsentState). */
+        CONSENT(ConsentState.class);
 
         private final Class<?> valueType;
 
@@ -65,6 +72,7 @@ public enum DonorField {
 
     private static final DonorField[] ALL = values();
     private static final List<DonorField> WRITABLE = Arrays.stream(ALL).filter(DonorField::writable).toList();
+    private static final List<DonorField> STORED = Arrays.stream(ALL).filter(DonorField::stored).toList();
 
     private final String key;
     private final Kind kind;
@@ -99,8 +107,16 @@ public enum DonorField {
         return maxLength;
     }
 
-    /** Whether clients write this field; the others (id, timestamps, merged_into) the service assigns. */
+    /** Whether clients write this field; the others (id, timestamps, merged_into, consent) the service assigns. */
     public boolean writable() {
+        return stored() && kind != Kind.CONSENT;
+    }
+
+    /**
+     * Whether the field is one of a donor's details (DonorDetails): what a write stores and the trail names. The
+     * writable fields and the consent.
+     */
+    public boolean stored() {
         return kind != Kind.ID && kind != Kind.TIMESTAMP && kind != Kind.REFERENCE;
     }
 
@@ -115,6 +131,7 @@ public enum DonorField {
             case TYPE -> DonorType.INDIVIDUAL;
             case FLAG -> Boolean.FALSE;
             case CUSTOM -> CustomValues.NONE;
+            case CONSENT -> ConsentState.NONE;
             default -> null;
         };
     }
@@ -122,6 +139,11 @@ public enum DonorField {
     /** The fields clients write, in field order. */
     public static List<DonorField> writableFields() {
         return WRITABLE;
+    }
+
+    /** The fields of a donor's details, in field order: the writable ones and the consent. */
+    public static List<DonorField> storedFields() {
+        return STORED;
     }
 
     // A loop over a copy made once: this runs for every field of every donor read or sent.

@@ -14,9 +14,11 @@ import java.util.Optional;
  * @param createdSince donors created at or after this instant
  * @param updatedSince donors changed (or created) at or after this instant
  * @param custom filters on custom fields (CustomFilter), each to match
+ * @param consent donors a mailing for this pair may reach (docs/api.md, "Consent"; ConsentState#permits)
  */
 public record DonorFilter(Optional<SearchQuery> search, Optional<String> email, Optional<String> externalId, Optional<DonorType> type,
-        Optional<Instant> createdSince, Optional<Instant> updatedSince, List<CustomFilter> custom) {
+        Optional<Instant> createdSince, Optional<Instant> updatedSince, List<CustomFilter> custom,
+        Optional<ConsentPair> consent) {
 
     public static final DonorFilter NONE = new DonorFilter(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty(), Optional.empty(), Optional.empty());
@@ -25,10 +27,31 @@ public record DonorFilter(Optional<SearchQuery> search, Optional<String> email, 
         custom = List.copyOf(custom);
     }
 
-    /** A filter on no custom field. */
+    /** A filter on no consent. */
+    public DonorFilter(Optional<SearchQuery> search, Optional<String> email, Optional<String> externalId,
+            Optional<DonorType> type, Optional<Instant> createdSince, Optional<Instant> updatedSince,
+            List<CustomFilter> custom) {
+        this(search, email, externalId, type, createdSince, updatedSince, custom, Optional.empty());
+    }
+
+    /** A filter on no custom field and no consent. */
     public DonorFilter(Optional<SearchQuery> search, Optional<String> email, Optional<String> externalId,
             Optional<DonorType> type, Optional<Instant> createdSince, Optional<Instant> updatedSince) {
         this(search, email, externalId, type, createdSince, updatedSince, List.of());
+    }
+
+    /**
+     * The filters a store reads from its index entries: the consent's one entry first (ConsentState#entry), then the
+     * custom filters.
+     */
+    public List<CustomFilter> entryFilters() {
+        if (consent.isEmpty()) {
+            return custom;
+        }
+        List<CustomFilter> filters = new java.util.ArrayList<>();
+        filters.add(CustomFilter.entry(DonorField.CONSENT.key(), ConsentState.entry(consent.get().key())));
+        filters.addAll(custom);
+        return filters;
     }
 
     /** The folded form of the email criterion. */
@@ -44,6 +67,9 @@ public record DonorFilter(Optional<SearchQuery> search, Optional<String> email, 
                 && type.map(wanted -> wanted == donor.details().type()).orElse(true)
                 && createdSince.map(since -> !donor.createdAt().isBefore(since)).orElse(true)
                 && updatedSince.map(since -> !donor.updatedAt().isBefore(since)).orElse(true)
-                && custom.stream().allMatch(filter -> filter.matches(donor.details().custom()));
+                && custom.stream().allMatch(filter -> filter.matches(donor.details().custom()))
+                && consent.map(pair -> Optional.ofNullable(donor.details().consent().get(pair))
+                        .filter(status -> ConsentState.permits(pair, status, donor.details().flag(DonorField.EMAIL_OPT_OUT),
+                                donor.details().flag(DonorField.DO_NOT_CONTACT))).isPresent()).orElse(true);
     }
 }

@@ -105,7 +105,7 @@ class DonorFingerprintTest {
             case COUNTRY -> "FR";
             case TEXT -> EVERY_FIELD.get(field) + "!";
             case CUSTOM -> Map.of("tier", "gold");
-            case ID, TIMESTAMP, REFERENCE -> throw new IllegalArgumentException(field.key());
+            case ID, TIMESTAMP, REFERENCE, CONSENT -> throw new IllegalArgumentException(field.key());
         };
     }
 }

@@ -37,6 +37,7 @@ import org.donordata.adapters.sql.kit.StoredConcern;
 import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.adapters.sql.trail.SqlAuditTrail;
 import org.donordata.adapters.sql.trail.TrailStorage;
+import org.donordata.adapters.sql.consent.ConsentStorage;
 import org.donordata.adapters.sql.fields.FieldStorage;
 import org.donordata.adapters.sql.fields.SqlCustomFieldRepository;
 import org.donordata.adapters.sql.webhooks.SqlWebhookRepository;
@@ -78,7 +79,7 @@ public final class SqlDatabase implements AutoCloseable {
      * moves their tables in this order, each after the tables it refers to (docs/architecture.md, "Adding a concern").
      */
     public static final List<StoredConcern> CONCERNS = List.of(ApplicationStorage.INSTANCE, DonorStorage.INSTANCE,
-            TrailStorage.INSTANCE, WebhookStorage.INSTANCE, FieldStorage.INSTANCE);
+            TrailStorage.INSTANCE, WebhookStorage.INSTANCE, FieldStorage.INSTANCE, ConsentStorage.INSTANCE);
 
     /** The row of installation_secrets that keys the sync feed's tokens. */
     private static final long CHANGE_TOKEN_SECRET = 1;

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 
 import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorMergeContract;
+import org.donordata.application.AuditTrail;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.TestApplications;
 import org.junit.jupiter.api.AfterEach;
@@ -36,6 +37,11 @@ class SqlDonorRepositoryTest extends DonorMergeContract {
     @Override
     protected ApplicationId newApplication(String name) {
         return TestApplications.create(databases.first().applications(), name, name, CREATED).application().id();
+    }
+
+    @Override
+    protected AuditTrail trailOf() {
+        return databases.first().trail();
     }
 
     @Override

@@ -13,11 +13,14 @@ import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
 import org.donordata.application.ApiKey;
 import org.donordata.application.Caller;
+import org.donordata.application.ConsentRecord;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.Duplicate;
 import org.donordata.application.Scope;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DuplicateKeys;
+import org.donordata.domain.ConsentState;
+import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.CustomValues;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorType;
@@ -157,7 +160,40 @@ final class DonorJson {
                 }
                 json.writeEndObject();
             }
+            case ConsentState consent -> {
+                json.writeStartObject();
+                for (Map.Entry<String, ConsentStatus> pair : consent.byKey().entrySet()) {
+                    json.writeStringField(pair.getKey(), pair.getValue().wireName());
+                }
+                json.writeEndObject();
+            }
             default -> throw new IllegalStateException("no JSON form for a " + value.getClass().getSimpleName());
         }
+    }
+
+    /** A donor's consent records (docs/api.md, "Consent"), each with who recorded it as the trail names an actor. */
+    static void consents(JsonGenerator json, List<ConsentRecord> records) throws IOException {
+        json.writeStartArray();
+        for (ConsentRecord record : records) {
+            json.writeStartObject();
+            json.writeNumberField("id", record.id());
+            json.writeStringField("channel", record.pair().channel().wireName());
+            json.writeStringField("purpose", record.pair().purpose());
+            json.writeStringField("status", record.status().wireName());
+            json.writeStringField("given_at", record.givenAt().toString());
+            json.writeStringField("recorded_at", record.recordedAt().toString());
+            json.writeStringField("source", record.source());
+            json.writeStringField("method", record.method().wireName());
+            json.writeFieldName("statement");
+            if (record.statement() == null) {
+                json.writeNull();
+            } else {
+                json.writeString(record.statement());
+            }
+            json.writeFieldName("recorded_by");
+            TrailJson.actor(json, record.recordedBy());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
     }
 }

@@ -6,8 +6,6 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +23,9 @@ import io.helidon.webserver.http.ServerRequest;
 import jakarta.json.JsonNumber;
 import org.donordata.adapters.http.requests.PathIds;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.ConsentPair;
 import org.donordata.domain.CustomField;
+import org.donordata.domain.Rfc3339;
 import org.donordata.domain.CustomFilter;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorNotFoundException;
@@ -45,9 +45,6 @@ public final class DonorParameters {
 
     static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
     private static final Pattern PLAIN_INTEGER = Pattern.compile("[0-9]{1,1000}");
-    // RFC 3339 section 5.6, with the offset required; the parser then checks the ranges (month 13, February 30).
-    private static final Pattern RFC_3339 = Pattern.compile(
-            "[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?([Zz]|[+-][0-9]{2}:[0-9]{2})");
 
     private DonorParameters() {
     }
@@ -111,13 +108,14 @@ public final class DonorParameters {
     }
 
     private static final String AFTER = "after";
+    private static final String CONSENT = DonorField.CONSENT.key();
 
     /**
      * The parameters a list of donors takes, in the order its links repeat them (docs/api.md, "Paging" and "Finding donors
      * (filters)"; a search's {@code after} right after its q, "Searching (q)", its "Paging a search").
      */
     private static final List<String> LIST_PARAMETERS = List.of("limit", "offset", "q", AFTER, DonorField.EMAIL.key(),
-            DonorField.EXTERNAL_ID.key(), DonorField.TYPE.key(), "created_since", "updated_since");
+            DonorField.EXTERNAL_ID.key(), DonorField.TYPE.key(), "created_since", "updated_since", CONSENT);
     private static final List<String> PAGE_PARAMETERS = List.of("limit", "offset");
     private static final List<String> CHANGES_PARAMETERS = List.of("limit", "since");
 
@@ -158,6 +156,13 @@ public final class DonorParameters {
         });
         Optional<Instant> createdSince = instant(req, "created_since", problems);
         Optional<Instant> updatedSince = instant(req, "updated_since", problems);
+        Optional<ConsentPair> consent = single(req, CONSENT, problems).flatMap(text -> {
+            Optional<ConsentPair> pair = ConsentPair.parse(text);
+            if (pair.isEmpty()) {
+                problems.add(new Problem(CONSENT, ConsentPair.expected() + ", got " + Problem.quoted(text)));
+            }
+            return pair;
+        });
         long after = after(req, problems);
         if (!problems.isEmpty() || page == null) {
             throw new InvalidInputException(problems);
@@ -174,7 +179,7 @@ public final class DonorParameters {
         String searched = single(req, "q", problems)
                 .map(q -> "&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8)).orElse("");
         return new ListQuery(page, new DonorFilter(search, email, externalId, type, createdSince, updatedSince,
-                custom), after, searched, filters.toString());
+                custom, consent), after, searched, filters.toString());
     }
 
     /**
@@ -338,13 +343,10 @@ public final class DonorParameters {
         return single(req, name, problems).flatMap(text -> {
             String timestamp = text.replace(' ', '+');
             try {
-                if (!RFC_3339.matcher(timestamp).matches()) {
-                    throw new DateTimeParseException("not RFC 3339", timestamp, 0);
-                }
-                return Optional.of(OffsetDateTime.parse(timestamp, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant());
+                return Optional.of(Rfc3339.parse(timestamp)
+                        .orElseThrow(() -> new DateTimeParseException("not RFC 3339", timestamp, 0)).toInstant());
             } catch (DateTimeParseException notATimestamp) {
-                problems.add(new Problem(name, "must be an RFC 3339 timestamp with an offset, such as"
-                        + " 2026-01-31T09:00:00Z, got " + Problem.quoted(text)));
+                problems.add(new Problem(name, Rfc3339.EXPECTED + ", got " + Problem.quoted(text)));
                 return Optional.empty();
             }
         });

@@ -22,6 +22,7 @@ import org.donordata.application.AuditRecord;
 import org.donordata.application.Caller;
 import org.donordata.application.ChangeTokens;
 import org.donordata.application.ChangesPage;
+import org.donordata.application.ConsentRecord;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.DonorService;
 import org.donordata.application.Duplicate;
@@ -80,6 +81,8 @@ public final class DonorRoutes {
         access.resource(routing, DONORS + "/external/{externalId}", null, needs(Scope.DONORS_WRITE, this::upsert));
         access.resource(routing, DONORS + "/{id}", needs(Scope.DONORS_READ, this::get), needs(Scope.DONORS_WRITE, this::modify));
         access.resource(routing, DONORS + "/{id}/history", needs(Scope.DONORS_READ, this::history), null);
+        access.resource(routing, DONORS + "/{id}/consents", needs(Scope.DONORS_READ, this::consents),
+                needs(Scope.DONORS_WRITE, this::recordConsent));
         access.resource(routing, DONORS + "/{id}/erase", null, needs(Scope.DONORS_ERASE, this::erase));
         access.resource(routing, DONORS + "/{id}/duplicates", needs(Scope.DONORS_READ, this::duplicates), null);
         access.resource(routing, DONORS + "/{id}/merge", null, needs(Scope.DONORS_MERGE, this::merge));
@@ -211,7 +214,21 @@ public final class DonorRoutes {
         Envelope.page(req, res, Envelope.Paging.of(page, ""), json -> TrailJson.records(json, page.items()));
     }
 
-    /** Who the trail says made a change in this request. */
+    private void consents(ServerRequest req, ServerResponse res, Caller caller) {
+        long id = DonorParameters.donorId(req);
+        PageRequest request = DonorParameters.page(req);
+        Page<ConsentRecord> page = donors.consents(caller.application().id(), id, request);
+        Envelope.page(req, res, Envelope.Paging.of(page, ""), json -> DonorJson.consents(json, page.items()));
+    }
+
+    // 201 with the record's id; where to read it is the donor's list of records.
+    private void recordConsent(ServerRequest req, ServerResponse res, Caller caller) {
+        long donorId = DonorParameters.donorId(req);
+        long id = donors.recordConsent(caller.application().id(), Access.actor(req, caller), donorId,
+                JsonBody.read(req));
+        res.header(HeaderNames.LOCATION, DONORS + "/" + donorId + "/consents");
+        Envelope.ok(req, res, Status.CREATED_201, json -> json.writeNumber(id));
+    }
 
     /** One answer names every problem of a request: those of the body first, as a create would find them. */
     private InvalidInputException withProblemsOfTheBody(Caller caller, DonorChanges body,

@@ -24,6 +24,7 @@ final class TrailJson {
                 json.writeString(field);
             }
             json.writeEndArray();
+            json.writeFieldName("actor");
             actor(json, record.actor());
             json.writeFieldName("request_id");
             if (record.actor().requestId().isPresent()) {
@@ -37,8 +38,9 @@ final class TrailJson {
         json.writeEndArray();
     }
 
-    private static void actor(JsonGenerator json, Actor actor) throws IOException {
-        json.writeObjectFieldStart("actor");
+    /** Who made a change or recorded a consent: the object the trail's {@code actor} is. */
+    static void actor(JsonGenerator json, Actor actor) throws IOException {
+        json.writeStartObject();
         json.writeStringField("type", actor.type().wireName());
         if (actor.keyId().isPresent()) {
             json.writeNumberField("id", actor.keyId().get());

@@ -21,6 +21,7 @@ import org.donordata.adapters.http.transport.HardenedServer;
 import org.donordata.adapters.http.transport.RequestLineCheck;
 import org.donordata.application.ServiceBusyException;
 import org.donordata.application.StorageUnavailableException;
+import org.donordata.domain.ConsentLimitException;
 import org.donordata.domain.CustomFieldConflictException;
 import org.donordata.domain.CustomFieldNotFoundException;
 import org.donordata.domain.DomainException;
@@ -101,6 +102,7 @@ public final class ErrorMapping {
             case WebhookLimitException full -> Status.CONFLICT_409;
             case CustomFieldNotFoundException notFound -> Status.NOT_FOUND_404;
             case CustomFieldConflictException conflict -> Status.CONFLICT_409;
+            case ConsentLimitException full -> Status.CONFLICT_409;
         };
     }
 

@@ -20,6 +20,7 @@ import org.donordata.adapters.sql.kit.DocumentMember;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.application.DonorDocument;
 import org.donordata.domain.Donor;
+import org.donordata.domain.ConsentState;
 import org.donordata.domain.CustomValues;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
@@ -71,13 +72,13 @@ public final class DonorColumns {
     /** The columns a write of these details sets, with their values as stored. */
     public static Map<Field<?>, Object> values(DonorDetails details) {
         Map<Field<?>, Object> values = new LinkedHashMap<>();
-        for (DonorField field : DonorField.writableFields()) {
+        for (DonorField field : DonorField.storedFields()) {
             values.put(column(field), stored(details.get(field)));
         }
         return values;
     }
 
-    /** The named parameter that stands for a writable field's value in {@link DonorQueries}' writes. */
+    /** The named parameter that stands for a stored field's value in {@link DonorQueries}' writes. */
     static Param<?> parameter(DonorField field) {
         Param<?> parameter = PARAMETERS.get(field);
         if (parameter == null) {
@@ -88,7 +89,7 @@ public final class DonorColumns {
 
     private static Map<DonorField, Param<?>> parameters() {
         Map<DonorField, Param<?>> parameters = new EnumMap<>(DonorField.class);
-        for (DonorField field : DonorField.writableFields()) {
+        for (DonorField field : DonorField.storedFields()) {
             parameters.put(field, DSL.param("p_" + field.key(), column(field).getType()));
         }
         return Collections.unmodifiableMap(parameters);
@@ -112,25 +113,27 @@ public final class DonorColumns {
 
     /** Sets every writable field's {@link #parameter} and the folded email's to the details' values. */
     static Bindings set(Bindings bindings, DonorDetails details) {
-        for (DonorField field : DonorField.writableFields()) {
+        for (DonorField field : DonorField.storedFields()) {
             // The field's kind gives the value the column's type (the migrations' columns, the jOOQ classes).
-            bindings.setUnchecked(parameter(field), field == DonorField.CUSTOM ? CustomColumn.text(details.custom())
-                    : details.get(field));
+            bindings.setUnchecked(parameter(field), stored(details.get(field)));
         }
         String email = details.text(DonorField.EMAIL);
         return bindings.set(FOLDED_EMAIL_PARAMETER, email == null ? null : EmailAddress.fold(email));
     }
 
     /**
-     * Details from stored text columns (the type by its key), every other field at its default: what a donor's entries
-     * in donor_words are made from where only its columns are at hand (a migration, a copy).
+     * Details from stored columns (text, the type by its key, custom values and consent as their columns' text, a flag
+     * as a Boolean), every other field at its default: what a donor's entries in donor_words are made from where only
+     * its columns are at hand (a migration, a copy).
      */
-    static DonorDetails details(Map<DonorField, String> stored) {
+    static DonorDetails details(Map<DonorField, ?> stored) {
         Map<DonorField, Object> values = new EnumMap<>(DonorField.class);
-        stored.forEach((field, text) -> values.put(field, switch (field.kind()) {
-            case TYPE -> DonorType.fromKey(text).orElseThrow();
-            case CUSTOM -> CustomColumn.read(text);
-            default -> text;
+        stored.forEach((field, value) -> values.put(field, switch (field.kind()) {
+            case TYPE -> DonorType.fromKey((String) value).orElseThrow();
+            case CUSTOM -> CustomColumn.read((String) value);
+            case CONSENT -> ConsentColumn.read((String) value);
+            case FLAG -> Boolean.TRUE.equals(value);
+            default -> value;
         }));
         return DonorDetails.DEFAULTS.with(values);
     }
@@ -139,7 +142,7 @@ public final class DonorColumns {
     @SuppressWarnings("unchecked")
     static Field<String> text(DonorField field) {
         if (field.kind() != DonorField.Kind.TYPE && field.kind() != DonorField.Kind.CUSTOM
-                && !field.kind().valueType().equals(String.class)) {
+                && field.kind() != DonorField.Kind.CONSENT && !field.kind().valueType().equals(String.class)) {
             throw new IllegalArgumentException(field.key() + " is not stored as text");
         }
         return (Field<String>) column(field);
@@ -149,6 +152,7 @@ public final class DonorColumns {
         return switch (value) {
             case DonorType type -> type.key();
             case CustomValues custom -> CustomColumn.text(custom);
+            case ConsentState consent -> ConsentColumn.text(consent);
             case null, default -> value;
         };
     }
@@ -217,6 +221,7 @@ public final class DonorColumns {
                     () -> new IllegalStateException("a stored donor has an unknown type"));
             case TEXT, EMAIL, COUNTRY -> kind.text(row, column);
             case CUSTOM -> CustomColumn.read(kind.text(row, column));
+            case CONSENT -> ConsentColumn.read(kind.text(row, column));
             case FLAG -> row.getBoolean(column);
             case TIMESTAMP -> kind.instant(row, column);
             case REFERENCE -> {

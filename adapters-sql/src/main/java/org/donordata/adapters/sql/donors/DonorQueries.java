@@ -25,6 +25,7 @@ import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Ordering;
 import org.donordata.adapters.sql.kit.Statement;
+import org.donordata.adapters.sql.consent.ConsentRows;
 import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.ApplicationId;
@@ -71,13 +72,14 @@ import org.jooq.impl.DSL;
  * @param wordCount how many words of an owner's donors a search term begins, up to a limit (SearchPlan)
  * @param sharingKeys the donors that share the most of some duplicate keys with a donor, as rows
  * @param fields the owner's custom fields, as a write reads them
+ * @param consent a donor's consent records, as writes and the list read them
  */
 public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate,
         DonorColumns.Documents documentColumns, Reading documents,
         Statement insert, Statement update, Statement updateKeepingIndexed, Statement changes,
         Statement findByExternalIdForUpdate,
         IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail, DonorWords words,
-        Statement wordCount, Statement duplicateKeys, Statement sharingKeys, FieldRows fields) {
+        Statement wordCount, Statement duplicateKeys, Statement sharingKeys, FieldRows fields, ConsentRows consent) {
 
     /**
      * The reads of one selection: a donor by id, a page in id order, a filtered page, and a searched page (rendered when
@@ -106,12 +108,12 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         /** The page query for a filter with search, read as planned, every match past after (AFTER). */
         Statement page(DonorFilter filter, SearchPlan plan) {
             return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), plan.drawn(), 0, false,
-                    filter.custom().size()));
+                    filter.entryFilters().size()));
         }
 
         /** The page query for a filter on custom fields without search, read from its first one as {@code drive} says. */
         Statement page(DonorFilter filter, CustomDrive drive) {
-            return customPages.computeIfAbsent(new CustomShape(criteriaOf(filter), filter.custom().size(), drive),
+            return customPages.computeIfAbsent(new CustomShape(criteriaOf(filter), filter.entryFilters().size(), drive),
                     shape -> Statement.render(renderer, DonorQueries.custom(kind, selected, shape)));
         }
 
@@ -122,13 +124,13 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
          */
         Statement windowPage(DonorFilter filter, SearchPlan plan, int window) {
             return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), false, window, false,
-                    filter.custom().size()));
+                    filter.entryFilters().size()));
         }
 
         /** How many donors of {@link #windowPage}'s window match: what a page past them still has to skip. */
         Statement windowMatches(DonorFilter filter, SearchPlan plan, int window) {
             return searched(new SearchShape(criteriaOf(filter), plan.terms().size(), false, window, true,
-                    filter.custom().size()));
+                    filter.entryFilters().size()));
         }
 
         private Statement searched(SearchShape shape) {
@@ -189,10 +191,13 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     private static final Param<String> FILTER_TYPE = DSL.param("p_filter_type", String.class);
     private static final Param<Instant> FILTER_CREATED_SINCE = DSL.param("p_created_since", DONORS.CREATED_AT.getType());
     private static final Param<Instant> FILTER_UPDATED_SINCE = DSL.param("p_updated_since", DONORS.UPDATED_AT.getType());
-    /** Each custom filter's range of entries (CustomFilter), in the order {@link #customs} gives them. */
-    private static final List<Param<String>> CUSTOM_FROM = IntStream.range(0, CustomFilter.MAX_PARAMETERS)
+    /**
+     * Each entry filter's range of entries (DonorFilter.entryFilters: the consent's, then each custom filter's), in the
+     * order {@link #pageBindings} gives them.
+     */
+    private static final List<Param<String>> CUSTOM_FROM = IntStream.range(0, CustomFilter.MAX_PARAMETERS + 1)
             .mapToObj(i -> DSL.param("p_custom_from_" + i, String.class)).toList();
-    private static final List<Param<String>> CUSTOM_TO = IntStream.range(0, CustomFilter.MAX_PARAMETERS)
+    private static final List<Param<String>> CUSTOM_TO = IntStream.range(0, CustomFilter.MAX_PARAMETERS + 1)
             .mapToObj(i -> DSL.param("p_custom_to_" + i, String.class)).toList();
     /** A search term's range of words: from the term up to the term followed by {@link #AFTER_EVERY_LETTER}. */
     private static final List<Param<String>> TERM_FROM = termParameters("p_term_from_");
@@ -240,7 +245,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind),
                 DonorWords.of(kind), Statement.render(renderer, wordCountQuery(kind)),
                 Statement.render(renderer, duplicateKeysQuery()), Statement.render(renderer, sharingKeysQuery(kind, documents)),
-                FieldRows.of(kind));
+                FieldRows.of(kind), ConsentRows.of(kind));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {
@@ -543,7 +548,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 .asTable("change");
         Map<Field<?>, Field<?>> values = new LinkedHashMap<>();
         values.put(DONORS.APPLICATION_ID, APPLICATION);
-        DonorField.writableFields().forEach(field -> values.put(DonorColumns.column(field), DonorColumns.parameter(field)));
+        DonorField.storedFields().forEach(field -> values.put(DonorColumns.column(field), DonorColumns.parameter(field)));
         values.put(DONORS.CREATED_AT, CREATED);
         values.put(DONORS.UPDATED_AT, UPDATED);
         values.put(DONORS.VERSION, VERSION);
@@ -556,7 +561,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
 
     private static Query update(DatabaseKind kind, boolean indexed) {
         Map<Field<?>, Field<?>> values = new LinkedHashMap<>();
-        DonorField.writableFields().stream().filter(field -> indexed || !DonorColumns.INDEXED.contains(field))
+        DonorField.storedFields().stream().filter(field -> indexed || !DonorColumns.INDEXED.contains(field))
                 .forEach(field -> values.put(DonorColumns.column(field), DonorColumns.parameter(field)));
         values.put(DONORS.UPDATED_AT, UPDATED);
         values.put(DONORS.VERSION, VERSION);
@@ -676,7 +681,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      * owner, the offset and the count; a searched page's after is 0 (from the first donor) unless set again.
      */
     Bindings pageBindings(ApplicationId owner, DonorFilter filter, List<String> terms, long offset, int count) {
-        return pageBindings(owner, filter, filter.custom(), terms, offset, count);
+        return pageBindings(owner, filter, filter.entryFilters(), terms, offset, count);
     }
 
     /** {@link #pageBindings}, the custom filters in the order the statement reads them (CustomDrive: its first). */

@@ -23,6 +23,10 @@ import org.donordata.application.DonorChangeRecord;
 import org.donordata.application.DonorTransaction;
 import org.donordata.application.HeldIdempotencyKey;
 import org.donordata.application.KeyUse;
+import org.donordata.application.ConsentHistory;
+import org.donordata.domain.ConsentPair;
+import org.donordata.domain.ConsentRequest;
+import org.donordata.domain.ConsentState;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomValueIndex;
 import org.donordata.domain.Donor;
@@ -102,10 +106,14 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
         }
     }
 
-    /** Also deletes the records of the keys of creates that stored the donor: they name its data. */
+    /**
+     * Also deletes the records of the keys of creates that stored the donor, and its consent records: they name its
+     * data.
+     */
     @Override
     public Donor erase(Donor stored, DonorChangeRecord record) {
         forgetKeysOf(stored);
+        queries.consent().deleteOf(tx, stored.id());
         return update(stored, stored.erasedDetails(), now, null, record);
     }
 
@@ -113,6 +121,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
     @Override
     public Donor mergeInto(Donor stored, long survivorId, DonorChangeRecord record) {
         forgetKeysOf(stored);
+        queries.consent().deleteOf(tx, stored.id());
         return update(stored, stored.erasedDetails(), null, survivorId, record);
     }
 
@@ -182,6 +191,26 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
         List<Donor> holders = new ArrayList<>();
         ids.forEach(id -> find(id).ifPresent(holders::add));
         return holders;
+    }
+
+    @Override
+    public ConsentHistory consentHistory(long donorId, ConsentPair pair) {
+        return queries.consent().history(tx, donorId, pair);
+    }
+
+    @Override
+    public boolean takePurpose(String purpose, int max) {
+        return queries.consent().takePurpose(tx, owner, purpose, max);
+    }
+
+    @Override
+    public long addConsent(long donorId, ConsentRequest request, Actor actor) {
+        return queries.consent().add(tx, owner, donorId, request, actor, now);
+    }
+
+    @Override
+    public ConsentState moveConsent(long fromDonorId, long toDonorId) {
+        return queries.consent().move(tx, fromDonorId, toDonorId);
     }
 
     private RuntimeException duplicateExternalIdOr(DataAccessException e, DonorDetails details) {

@@ -65,32 +65,49 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
         return new DonorWords(kind, List.copyOf(inserts), List.copyOf(deletes));
     }
 
-    /** The fields a donor's entries are made of. */
-    private static final Set<DonorField> FIELDS = Stream.concat(Stream.concat(SearchWords.FIELDS.stream(),
-            DuplicateKeys.FIELDS.stream()), Stream.of(DonorField.CUSTOM)).collect(Collectors.toUnmodifiableSet());
+    /** The fields of the search words and duplicate keys: the dearer entries, folded and digested. */
+    private static final Set<DonorField> WORD_AND_KEY_FIELDS = Stream.concat(SearchWords.FIELDS.stream(),
+            DuplicateKeys.FIELDS.stream()).collect(Collectors.toUnmodifiableSet());
 
-    /** A donor's entries: its search words, its duplicate keys, then its custom values' (CustomValueIndex). */
+    /** The fields a donor's entries are made of: those, the custom values, and the consent with the flags it heeds. */
+    private static final Set<DonorField> FIELDS = Stream.concat(WORD_AND_KEY_FIELDS.stream(), Stream.of(
+            DonorField.CUSTOM, DonorField.CONSENT, DonorField.EMAIL_OPT_OUT, DonorField.DO_NOT_CONTACT))
+            .collect(Collectors.toUnmodifiableSet());
+
+    /** A donor's entries: its search words, its duplicate keys, then its custom values' and its consent's. */
     static Set<String> entries(DonorDetails details) {
         Set<String> entries = new LinkedHashSet<>(SearchWords.of(details));
         entries.addAll(DuplicateKeys.of(details));
-        entries.addAll(CustomValueIndex.of(details.custom()));
+        entries.addAll(valueEntries(details));
         return entries;
     }
 
-    /** The fields of the search words and duplicate keys: custom values' entries are made apart from them. */
-    private static final Set<DonorField> WORD_AND_KEY_FIELDS = FIELDS.stream()
-            .filter(field -> field != DonorField.CUSTOM).collect(Collectors.toUnmodifiableSet());
+    /**
+     * The entries of its custom values (CustomValueIndex) and of the consent pairs it may be contacted for
+     * (ConsentState.entries).
+     */
+    private static Set<String> valueEntries(DonorDetails details) {
+        Set<String> consent = details.consent().entries(details.flag(DonorField.EMAIL_OPT_OUT),
+                details.flag(DonorField.DO_NOT_CONTACT));
+        if (consent.isEmpty()) {
+            return CustomValueIndex.of(details.custom());
+        }
+        Set<String> entries = new LinkedHashSet<>(CustomValueIndex.of(details.custom()));
+        entries.addAll(consent);
+        return entries;
+    }
 
     /**
      * Stores a changed donor's entries: only those that came or went, nothing when none of their fields changed, and
-     * only custom values' when only those changed (the words' folding and the keys' digests are the dearer part).
+     * only the custom values' and consent's when only their fields changed (the words' folding and the keys' digests
+     * are the dearer part).
      */
     void replace(DSLContext tx, ApplicationId owner, long donorId, DonorDetails before, DonorDetails after) {
         if (!before.differsIn(FIELDS, after)) {
             return;
         }
         if (!before.differsIn(WORD_AND_KEY_FIELDS, after)) {
-            replace(tx, owner, donorId, CustomValueIndex.of(before.custom()), CustomValueIndex.of(after.custom()));
+            replace(tx, owner, donorId, valueEntries(before), valueEntries(after));
             return;
         }
         replace(tx, owner, donorId, entries(before), entries(after));
@@ -115,8 +132,8 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
     public static void addForRows(DSLContext tx, List<? extends Record> donors) {
         List<Row3<Long, String, Long>> rows = new ArrayList<>();
         for (Record donor : donors) {
-            Map<DonorField, String> stored = new EnumMap<>(DonorField.class);
-            FIELDS.forEach(field -> stored.put(field, donor.get(DonorColumns.text(field))));
+            Map<DonorField, Object> stored = new EnumMap<>(DonorField.class);
+            FIELDS.forEach(field -> stored.put(field, donor.get(DonorColumns.column(field))));
             for (String entry : entries(DonorColumns.details(stored))) {
                 rows.add(DSL.row(donor.get(DONORS.ID), entry, donor.get(DONORS.APPLICATION_ID)));
             }

@@ -12,6 +12,7 @@ import org.donordata.adapters.sql.kit.Reads;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.ConsentRecord;
 import org.donordata.application.ChangeEvent;
 import org.donordata.application.Changed;
 import org.donordata.application.DonorDocument;
@@ -62,7 +63,7 @@ public final class SqlDonorRepository implements DonorRepository {
     /** A page, searched as its plan says when the filter has a q (SearchPlan). */
     private <T> List<T> page(ApplicationId owner, DonorFilter filter, long offset, int count,
             DonorQueries.Reading reading, Reads.Query<List<T>> read) {
-        if (filter.search().isEmpty() && !filter.custom().isEmpty()) {
+        if (filter.search().isEmpty() && !filter.entryFilters().isEmpty()) {
             Optional<CustomRead> plan = customRead(owner, filter);
             if (plan.isEmpty()) {
                 return List.of();
@@ -96,7 +97,7 @@ public final class SqlDonorRepository implements DonorRepository {
      * owner's donors walked when every range has that many; nothing when a range has none.
      */
     private Optional<CustomRead> customRead(ApplicationId owner, DonorFilter filter) {
-        List<CustomFilter> custom = filter.custom();
+        List<CustomFilter> custom = filter.entryFilters();
         // An email or external id matches at most a few donors, on an index of its own.
         if (filter.email().isPresent() || filter.externalId().isPresent()) {
             return Optional.of(new CustomRead(custom, DonorQueries.CustomDrive.CRITERION));
@@ -191,6 +192,16 @@ public final class SqlDonorRepository implements DonorRepository {
 
     private Bindings byId(ApplicationId owner, long id) {
         return new Bindings(queries.kind()).set(DonorQueries.APPLICATION, owner.value()).set(DonorQueries.ID, id);
+    }
+
+    @Override
+    public Optional<List<ConsentRecord>> consents(ApplicationId owner, long donorId, long offset, int count) {
+        DonorRepository.checkedCount(count);
+        if (find(owner, donorId).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(read(queries.consent().page(), queries.consent().pageBindings(owner, donorId, offset, count),
+                records -> queries.consent().records(records, count)));
     }
 
     @Override

@@ -175,7 +175,7 @@ public final class SqliteKind implements DatabaseKind {
                 case FLAG -> DSL.field("json(iif({0}, 'true', 'false'))", String.class, member.column());
                 case TIMESTAMP -> instantText(member.column());
                 // Stored as the API's object (CustomColumn), NULL for none; json() embeds it as JSON, not a string.
-                case CUSTOM -> DSL.field("json(ifnull({0}, '{}'))", String.class, member.column());
+                case CUSTOM, CONSENT -> DSL.field("json(ifnull({0}, '{}'))", String.class, member.column());
                 default -> member.column();
             });
         }
