@@ -1,5 +1,6 @@
 package org.donordata.application;
 
+import org.donordata.domain.ConsentPair;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -137,6 +138,9 @@ public interface DonorRepository {
      * when the owner has no donor with this id.
      */
     Optional<List<ConsentRecord>> consents(ApplicationId owner, long donorId, long offset, int count);
+
+    /** The consent pairs the owner's records name, in key order (CHANNEL:PURPOSE). */
+    List<ConsentPair> consentPairs(ApplicationId owner);
 
     /**
      * The duplicate keys (DuplicateKeys.of) of the owner's donor as stored, or empty when the owner has no such donor.

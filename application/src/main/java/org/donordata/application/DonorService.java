@@ -10,6 +10,8 @@ import java.util.function.Consumer;
 
 import org.donordata.domain.ChangePosition;
 import org.donordata.domain.ConsentLimitException;
+import org.donordata.domain.ConsentPair;
+import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.ConsentRequest;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.Donor;
@@ -230,6 +232,33 @@ public final class DonorService {
         ConsentRequest request = ConsentRequest.from(body, writes.now());
         return donors.write(owner, writes.now(), tx -> writes.recordConsent(tx, donorId, request))
                 .orElseThrow(DonorNotFoundException::new);
+    }
+
+    /**
+     * Records, for each pair whose status in {@code states} differs from the donor's current one, a record of an import
+     * (docs/api.md, "Moving consent"): given now, method import, source "import of FILE".
+     *
+     * @throws DonorNotFoundException when the owner has no such donor
+     * @throws ConsentLimitException when a limit of the records leaves no room
+     */
+    public void importConsent(ApplicationId owner, Actor actor, long donorId, Map<ConsentPair, ConsentStatus> states,
+            String file) {
+        DonorWrites writes = writesNow(actor);
+        donors.write(owner, writes.now(), tx -> {
+            for (Map.Entry<ConsentPair, ConsentStatus> state : states.entrySet()) {
+                Donor current = tx.find(donorId).orElseThrow(DonorNotFoundException::new);
+                if (current.details().consent().get(state.getKey()) != state.getValue()) {
+                    writes.recordConsent(tx, donorId, ConsentRequest.imported(state.getKey(), state.getValue(), file,
+                            writes.now()));
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The consent pairs the owner's records name, in key order: an export's consent columns. */
+    public List<ConsentPair> consentPairs(ApplicationId owner) {
+        return donors.consentPairs(owner);
     }
 
     /**

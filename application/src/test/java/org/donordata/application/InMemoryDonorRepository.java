@@ -272,6 +272,12 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
                 .skip(offset).limit(count).toList());
     }
 
+    @Override
+    public synchronized List<ConsentPair> consentPairs(ApplicationId owner) {
+        return consents.stream().filter(owned -> owned.owner().equals(owner)).map(owned -> owned.record().pair())
+                .distinct().sorted().toList();
+    }
+
     private Stream<ConsentRecord> consentsOf(ApplicationId owner, long donorId) {
         return consents.stream().filter(owned -> owned.owner().equals(owner) && owned.donorId() == donorId)
                 .map(OwnedConsent::record);

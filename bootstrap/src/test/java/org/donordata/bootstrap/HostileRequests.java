@@ -344,6 +344,46 @@ final class HostileRequests {
         post("modifying an unknown field", "/api/v1/fields/999999", "application/json", utf8("{\"label\":\"L\"}"));
         post("removing an unknown field", "/api/v1/fields/999999/remove", "application/json", utf8("{}"));
         badCustomValues();
+        badConsents();
+    }
+
+    // docs/api.md, "Consent": every refused record stores nothing and changes no donor.
+    private void badConsents() {
+        String valid = "\"channel\":\"email\",\"purpose\":\"newsletter\",\"status\":\"granted\","
+                + "\"source\":\"form\",\"method\":\"online\"";
+        List<String> bodies = new java.util.ArrayList<>(List.of("[]", "null", "\"granted\"", "{}", "{" + valid
+                + ",\"extra\":1}", "{" + valid.replace("email", "fax") + "}",
+                "{" + valid.replace("newsletter", "News") + "}", "{" + valid.replace("newsletter", "") + "}",
+                "{" + valid.replace("newsletter", "n".repeat(41)) + "}", "{" + valid.replace("granted", "GRANTED") + "}",
+                "{" + valid.replace("online", "carrier_pigeon") + "}", "{" + valid.replace("\"form\"", "\"\"") + "}",
+                "{" + valid.replace("\"form\"", "\"" + "s".repeat(201) + "\"") + "}",
+                "{" + valid.replace("\"form\"", "\"a\\u0000b\"") + "}",
+                "{" + valid + ",\"statement\":\"" + "w".repeat(2_001) + "\"}",
+                "{" + valid + ",\"statement\":7}", "{" + valid.replace("\"email\"", "5") + "}",
+                "{" + valid + ",\"channel\":\"sms\"}"));
+        for (String givenAt : List.of("\"yesterday\"", "\"2026-01-31\"", "\"2026-01-31T09:00:00\"",
+                "\"1899-12-31T23:59:59Z\"", "\"0000-01-01T00:00:00Z\"", "\"9999-12-31T23:59:59-14:00\"",
+                "\"+10000-01-01T00:00:00Z\"", "\"2026-02-30T00:00:00Z\"", "\"2026-13-01T00:00:00Z\"",
+                "\"3026-01-01T00:00:00Z\"", "\"2026-01-31T09:00:00.1234567891Z\"", "1769850000", "null",
+                "[\"2026-01-31T09:00:00Z\"]", "\"2026-01-31t09:00:00z \"")) {
+            bodies.add("{" + valid + ",\"given_at\":" + givenAt + "}");
+        }
+        for (String body : bodies) {
+            post("consent record " + shorten(body), "/api/v1/donors/1/consents", "application/json", utf8(body));
+        }
+        post("consent record for no donor", "/api/v1/donors/999999/consents", "application/json",
+                utf8("{" + valid + "}"));
+        post("consent record for donor 0", "/api/v1/donors/0/consents", "application/json", utf8("{" + valid + "}"));
+        post("consent in a create", "/api/v1/donors", "application/json",
+                utf8("{\"first_name\":\"A\",\"last_name\":\"B\",\"consent\":{\"email:newsletter\":\"granted\"}}"));
+        post("consent in a modify", "/api/v1/donors/1", "application/json", utf8("{\"consent\":{}}"));
+        for (String query : List.of("consent=email", "consent=fax:news", "consent=email:News", "consent=email:",
+                "consent=:news", "consent=email:a:b", "consent=", "consent", "consent=email:news&consent=post:news",
+                "consent=email%00:news", "consent=email:" + "n".repeat(41), "consents=email:news")) {
+            get("consent filter " + shorten(query), "/api/v1/donors?" + query);
+        }
+        get("consent records of no donor", "/api/v1/donors/999999/consents");
+        get("consent records paged badly", "/api/v1/donors/1/consents?limit=0");
     }
 
     // docs/api.md, "Custom values on the donor" and "Filtering on custom fields": the corpus's field is a text field,

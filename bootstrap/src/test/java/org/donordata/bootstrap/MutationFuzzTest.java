@@ -149,6 +149,14 @@ abstract class MutationFuzzTest {
                 new Template("GET", "/api/v1/donors/" + donorId + "/duplicates", Map.of(), Map.of(), ""),
                 new Template("POST", "/api/v1/donors/" + donorId + "/merge", Map.of(), json,
                         "{\"duplicate\":" + (donorId + 2) + "}"),
+                new Template("POST", "/api/v1/donors/" + donorId + "/consents", Map.of(), json,
+                        "{\"channel\":\"email\",\"purpose\":\"newsletter\",\"status\":\"granted\","
+                        + "\"given_at\":\"2026-01-31T09:00:00Z\",\"source\":\"https://example.org/f\","
+                        + "\"method\":\"online\",\"statement\":\"Send me news\"}"),
+                new Template("GET", "/api/v1/donors/" + donorId + "/consents", Map.of("limit", "5", "offset", "0"),
+                        Map.of(), ""),
+                new Template("GET", "/api/v1/donors", Map.of("consent", "email:newsletter", "limit", "5"), Map.of(),
+                        ""),
                 new Template("GET", "/docs", Map.of(), Map.of(), ""),
                 new Template("GET", "/docs/assets/swagger-ui.css", Map.of(), Map.of(), ""),
                 new Template("GET", "/openapi.yaml", Map.of(), Map.of(), ""));

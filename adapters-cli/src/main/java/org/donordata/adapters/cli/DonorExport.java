@@ -19,6 +19,9 @@ import org.donordata.application.ApplicationId;
 import org.donordata.application.DonorService;
 import org.donordata.domain.Donor;
 import org.donordata.application.fields.CustomFieldService;
+import org.donordata.domain.ConsentPair;
+import org.donordata.domain.ConsentState;
+import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomValues;
 import org.donordata.domain.DonorField;
@@ -33,9 +36,12 @@ final class DonorExport {
 
     enum Format { CSV, NDJSON }
 
-    /** Every field but custom, which a CSV file writes as one column per custom field, and NDJSON as an object. */
+    /**
+     * Every field but custom and consent, which a CSV file writes as a column per custom field and per consent pair,
+     * and NDJSON as objects.
+     */
     private static final DonorField[] FIELDS = java.util.Arrays.stream(DonorField.values())
-            .filter(field -> field != DonorField.CUSTOM).toArray(DonorField[]::new);
+            .filter(field -> field != DonorField.CUSTOM && field != DonorField.CONSENT).toArray(DonorField[]::new);
     private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
 
     private final DonorService donors;
@@ -53,8 +59,10 @@ final class DonorExport {
         try {
             if (format == Format.CSV) {
                 List<CustomField> custom = customFields.all(owner);
-                CSVPrinter csv = CSVFormat.RFC4180.builder().setHeader(Stream.concat(Arrays.stream(FIELDS)
-                        .map(DonorField::key), custom.stream().map(CustomColumns::header)).toArray(String[]::new))
+                List<ConsentPair> pairs = donors.consentPairs(owner);
+                CSVPrinter csv = CSVFormat.RFC4180.builder().setHeader(Stream.concat(Stream.concat(Arrays.stream(FIELDS)
+                        .map(DonorField::key), custom.stream().map(CustomColumns::header)),
+                        pairs.stream().map(ConsentColumns::header)).toArray(String[]::new))
                         .get().print(out);
                 donors.forEach(owner, donor -> {
                     try {
@@ -64,6 +72,10 @@ final class DonorExport {
                         for (CustomField field : custom) {
                             csv.print(SpreadsheetCells.neutralised(
                                     CustomColumns.cell(donor.details().custom().get(field.key()))));
+                        }
+                        for (ConsentPair pair : pairs) {
+                            ConsentStatus status = donor.details().consent().get(pair);
+                            csv.print(status == null ? "" : status.wireName());
                         }
                         csv.println();
                     } catch (IOException e) {
@@ -106,6 +118,11 @@ final class DonorExport {
                     case CustomValues custom -> {
                         json.writeStartObject(field.key());
                         custom.writeTo(new CustomMembers(json));
+                        json.writeEnd();
+                    }
+                    case ConsentState consent -> {
+                        json.writeStartObject(field.key());
+                        consent.byKey().forEach((pair, status) -> json.write(pair, status.wireName()));
                         json.writeEnd();
                     }
                     default -> json.write(field.key(), text(value));

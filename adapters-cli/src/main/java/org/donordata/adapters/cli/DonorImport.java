@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -24,6 +25,8 @@ import org.donordata.application.KeyedCreate;
 import org.donordata.application.Upserted;
 import org.donordata.domain.DomainException;
 import org.donordata.application.fields.CustomFieldService;
+import org.donordata.domain.ConsentPair;
+import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.ExpectedVersion;
@@ -90,7 +93,8 @@ final class DonorImport {
                     fields.all(owner))) {
                 for (Optional<ImportRow> row = source.next(); row.isPresent(); row = source.next()) {
                     ImportRow each = row.get();
-                    inFlight.add(new InFlight(each.line(), rows.submit(() -> importRow(owner, each))));
+                    String fileName = file.getFileName().toString();
+                    inFlight.add(new InFlight(each.line(), rows.submit(() -> importRow(owner, each, fileName))));
                     while (inFlight.size() >= WINDOW || !inFlight.isEmpty() && inFlight.peek().outcome().isDone()) {
                         tally.add(inFlight.remove());
                     }
@@ -144,7 +148,7 @@ final class DonorImport {
     private record Imported(Outcome outcome, long donorId) {
     }
 
-    private Imported importRow(ApplicationId owner, ImportRow row) {
+    private Imported importRow(ApplicationId owner, ImportRow row, String fileName) {
         if (row.unreadable() != null) {
             throw new IllegalArgumentException("the line " + row.unreadable());
         }
@@ -152,14 +156,22 @@ final class DonorImport {
             return new Imported(Outcome.ERASED, 0);
         }
         DonorChanges fields = DonorChanges.from(row.document());
+        // Checked before the donor is written: a refused row stores nothing.
+        Map<ConsentPair, ConsentStatus> consent = ConsentColumns.states(row.consent());
         Object externalId = row.document().get(DonorField.EXTERNAL_ID.key());
+        Imported imported;
         if (externalId instanceof String id && !id.isBlank()) {
             Upserted upserted = donors.upsert(owner, IMPORTER, id.strip(), fields, ExpectedVersion.ANY,
                     Optional.empty());
-            return new Imported(upserted.created() ? Outcome.CREATED : Outcome.MODIFIED, upserted.donor().id());
+            imported = new Imported(upserted.created() ? Outcome.CREATED : Outcome.MODIFIED, upserted.donor().id());
+        } else {
+            KeyedCreate created = donors.createOncePerContent(owner, IMPORTER, fields);
+            imported = new Imported(created.repeated() ? Outcome.REPEATED : Outcome.CREATED, created.donorId());
         }
-        KeyedCreate created = donors.createOncePerContent(owner, IMPORTER, fields);
-        return new Imported(created.repeated() ? Outcome.REPEATED : Outcome.CREATED, created.donorId());
+        if (!consent.isEmpty()) {
+            donors.importConsent(owner, IMPORTER, imported.donorId(), consent, fileName);
+        }
+        return imported;
     }
 
     /**

@@ -81,6 +81,8 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
         private final List<String> header;
         /** The custom field of each column of the header, null for a donor field's. */
         private final List<CustomField> customOfColumn = new ArrayList<>();
+        /** The consent pair each column of the header names (consent.CHANNEL:PURPOSE), null for others. */
+        private final List<String> consentOfColumn = new ArrayList<>();
         private long linesRead = 1;
 
         Csv(BoundedReader reader, List<CustomField> fields) throws ImportFileException {
@@ -103,7 +105,10 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                 CustomField custom = fields.stream().filter(field -> CustomColumns.header(field).equals(name))
                         .findFirst().orElse(null);
                 customOfColumn.add(custom);
-                if (custom == null && DonorField.fromKey(name).filter(field -> field != DonorField.CUSTOM).isEmpty()) {
+                String pair = ConsentColumns.pairOf(name).orElse(null);
+                consentOfColumn.add(pair);
+                if (custom == null && pair == null && DonorField.fromKey(name)
+                        .filter(field -> field != DonorField.CUSTOM && field != DonorField.CONSENT).isEmpty()) {
                     unknown.add(name);
                 }
             }
@@ -112,8 +117,9 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                         + " only; it names " + (header.isEmpty()
                         ? "none" : String.join(", ", unknown.stream().map(name -> "'" + name + "'").toList()))
                         + " (fields: " + String.join(", ", java.util.stream.Stream.concat(java.util.Arrays.stream(
-                        DonorField.values()).filter(field -> field != DonorField.CUSTOM).map(DonorField::key),
-                        fields.stream().map(CustomColumns::header)).toList()) + "). Nothing was imported.");
+                        DonorField.values()).filter(field -> field != DonorField.CUSTOM && field != DonorField.CONSENT)
+                        .map(DonorField::key), fields.stream().map(CustomColumns::header)).toList())
+                        + ", and consent.CHANNEL:PURPOSE columns). Nothing was imported.");
             }
             this.records = parser.iterator();
         }
@@ -132,12 +138,18 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                 }
                 Map<String, Object> document = new LinkedHashMap<>();
                 Map<String, Object> custom = new LinkedHashMap<>();
+                Map<String, Object> consent = new LinkedHashMap<>();
                 boolean erased = false;
                 for (int i = 0; i < header.size(); i++) {
                     String name = header.get(i);
                     String value = SpreadsheetCells.restored(i < record.size() ? record.get(i) : "");
                     CustomField field = customOfColumn.get(i);
-                    if (field != null) {
+                    if (consentOfColumn.get(i) != null) {
+                        // An empty cell records nothing.
+                        if (!value.isBlank()) {
+                            consent.put(consentOfColumn.get(i), value.strip());
+                        }
+                    } else if (field != null) {
                         // An empty cell sets nothing: an import creates, and an archived field's column may be empty.
                         if (!value.isEmpty()) {
                             custom.put(field.key(), CustomColumns.value(field, value));
@@ -151,7 +163,7 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                 if (!custom.isEmpty()) {
                     document.put(CustomField.DONOR_MEMBER, custom);
                 }
-                return Optional.of(new ImportRow(line, document, erased, null));
+                return Optional.of(new ImportRow(line, document, consent, erased, null));
             } catch (UncheckedIOException e) {
                 throw unreadable(e.getCause());
             } catch (IllegalStateException malformed) {
@@ -217,6 +229,7 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                     return Optional.of(ImportRow.unreadable(line, "is not valid UTF-8"));
                 }
                 Map<String, Object> document = new LinkedHashMap<>();
+                Map<String, Object> consent = new LinkedHashMap<>();
                 boolean erased = false;
                 JsonObject object;
                 try (var json = READERS.createReader(new StringReader(text))) {
@@ -230,11 +243,17 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                         erased |= erased(member.getValue());
                     } else if (member.getKey().equals(CustomField.DONOR_MEMBER)) {
                         document.put(member.getKey(), tree(member.getValue()));
+                    } else if (member.getKey().equals(DonorField.CONSENT.key())) {
+                        if (member.getValue() instanceof JsonObject pairs) {
+                            pairs.forEach((pair, status) -> consent.put(pair, plain(status)));
+                        } else {
+                            consent.put("", member.getValue());
+                        }
                     } else if (!exportOnly(member.getKey())) {
                         document.put(member.getKey(), plain(member.getValue()));
                     }
                 }
-                return Optional.of(new ImportRow(line, document, erased, null));
+                return Optional.of(new ImportRow(line, document, consent, erased, null));
             } catch (IOException e) {
                 throw unreadable(e);
             }

@@ -49,6 +49,8 @@ class ScopesTest extends RoutingTestBase {
                 Map.entry("GET /api/v1/donors/{id}", Optional.of(Scope.DONORS_READ)),
                 Map.entry("POST /api/v1/donors/{id}", Optional.of(Scope.DONORS_WRITE)),
                 Map.entry("GET /api/v1/donors/{id}/history", Optional.of(Scope.DONORS_READ)),
+                Map.entry("GET /api/v1/donors/{id}/consents", Optional.of(Scope.DONORS_READ)),
+                Map.entry("POST /api/v1/donors/{id}/consents", Optional.of(Scope.DONORS_WRITE)),
                 Map.entry("POST /api/v1/donors/{id}/erase", Optional.of(Scope.DONORS_ERASE)),
                 Map.entry("GET /api/v1/donors/{id}/duplicates", Optional.of(Scope.DONORS_READ)),
                 Map.entry("POST /api/v1/donors/{id}/merge", Optional.of(Scope.DONORS_MERGE)),

@@ -92,7 +92,7 @@ class PagingTest extends RoutingTestBase {
         String msg = failure(request("?limit=2&sort=name&page=3"), 400);
 
         assertTrue(msg.startsWith("'sort' is not a parameter here; it takes limit, offset, q, after, email, external_id, type,"
-                + " created_since, updated_since; 'page' is not"), msg);
+                + " created_since, updated_since, consent; 'page' is not"), msg);
     }
 
     @ParameterizedTest

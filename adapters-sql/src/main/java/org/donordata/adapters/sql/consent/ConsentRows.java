@@ -37,7 +37,8 @@ import org.jooq.impl.DSL;
  * (DonorTransaction): each statement rendered once, since recording consent is as frequent as a modify.
  */
 public record ConsentRows(DatabaseKind kind, Statement history, Statement purposeTaken, Statement purposeCount,
-        Statement addPurpose, Statement insert, Statement move, Statement state, Statement delete, Statement page) {
+        Statement addPurpose, Statement insert, Statement move, Statement state, Statement delete, Statement page,
+        Statement pairs) {
 
     private static final Param<Long> APPLICATION = DSL.param("p_consent_application", Long.class);
     private static final Param<Long> DONOR = DSL.param("p_consent_donor", Long.class);
@@ -93,7 +94,26 @@ public record ConsentRows(DatabaseKind kind, Statement history, Statement purpos
                 Statement.render(renderer, DSL.select(LISTED).from(CONSENT_RECORDS)
                         .where(CONSENT_RECORDS.APPLICATION_ID.eq(APPLICATION), ofDonor)
                         .orderBy(CONSENT_RECORDS.GIVEN_AT, CONSENT_RECORDS.ID)
-                        .limit(kind.rowLimit(COUNT)).offset(OFFSET)));
+                        .limit(kind.rowLimit(COUNT)).offset(OFFSET)),
+                Statement.render(renderer, DSL.selectDistinct(CONSENT_RECORDS.CHANNEL, CONSENT_RECORDS.PURPOSE)
+                        .from(CONSENT_RECORDS).where(CONSENT_RECORDS.APPLICATION_ID.eq(APPLICATION))));
+    }
+
+    /** The bindings of {@link #pairs}. */
+    public Bindings pairsBindings(ApplicationId owner) {
+        return new Bindings(kind).set(APPLICATION, owner.value());
+    }
+
+    /** Runs {@link #pairs}, bound: the pairs in key order. */
+    public static List<ConsentPair> pairs(PreparedStatement query) throws SQLException {
+        List<ConsentPair> pairs = new ArrayList<>();
+        try (ResultSet row = query.executeQuery()) {
+            while (row.next()) {
+                pairs.add(new ConsentPair(ConsentChannel.fromWire(row.getString(1)).orElseThrow(), row.getString(2)));
+            }
+        }
+        pairs.sort(null);
+        return pairs;
     }
 
     /** The donor's count of records and the latest given_at of the pair's. */

@@ -11,7 +11,9 @@ import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.Reads;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.kit.Writes;
+import org.donordata.adapters.sql.consent.ConsentRows;
 import org.donordata.application.ApplicationId;
+import org.donordata.domain.ConsentPair;
 import org.donordata.application.ConsentRecord;
 import org.donordata.application.ChangeEvent;
 import org.donordata.application.Changed;
@@ -202,6 +204,11 @@ public final class SqlDonorRepository implements DonorRepository {
         }
         return Optional.of(read(queries.consent().page(), queries.consent().pageBindings(owner, donorId, offset, count),
                 records -> queries.consent().records(records, count)));
+    }
+
+    @Override
+    public List<ConsentPair> consentPairs(ApplicationId owner) {
+        return read(queries.consent().pairs(), queries.consent().pairsBindings(owner), ConsentRows::pairs);
     }
 
     @Override
