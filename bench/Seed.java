@@ -47,6 +47,12 @@ public class Seed {
     static final String[][] CUSTOM_FIELDS = {{"volunteer", "boolean"}, {"member_number", "integer"}, {"chapter", "text"},
         {"pledge", "number"}, {"signed", "date"}};
 
+    /** The consent of a row that holds custom values, as the donors' consent column holds it (V20), and its records. */
+    static final String CONSENT = "{\"email:newsletter\":\"granted\",\"post:appeals\":\"granted\","
+            + "\"sms:fundraising\":\"withdrawn\"}";
+    static final String[][] CONSENT_RECORDS = {{"email", "newsletter", "granted"}, {"post", "appeals", "granted"},
+        {"sms", "fundraising", "withdrawn"}};
+
     /** The custom values of a row that holds them (every tenth row). */
     static org.donordata.domain.CustomValues customValues(long row) {
         var values = new java.util.LinkedHashMap<String, Object>();
@@ -80,8 +86,8 @@ public class Seed {
             // bulk, for which InnoDB may leave gaps between the ids it generates.
             String sql = "insert into donors (application_id, type, first_name, last_name, email, phone, city,"
                     + " country, external_id, email_opt_out, do_not_contact, notes, created_at, updated_at, change_seq,"
-                    + " email_folded, last_record_id, custom" + (mariadb ? ", id" : "") + ") values (?, 'individual', ?, ?,"
-                    + " ?, ?, ?, 'GB', ?, false, false, ?, ?, ?, ?, ?, ?, ?" + (mariadb ? ", ?" : "") + ")";
+                    + " email_folded, last_record_id, custom, consent" + (mariadb ? ", id" : "") + ") values (?, 'individual',"
+                    + " ?, ?, ?, ?, ?, 'GB', ?, false, false, ?, ?, ?, ?, ?, ?, ?, ?" + (mariadb ? ", ?" : "") + ")";
             Instant defined = Instant.parse("2024-12-01T00:00:00Z");
             Object definedAt = postgres ? OffsetDateTime.ofInstant(defined, ZoneOffset.UTC)
                     : mariadb ? LocalDateTime.ofInstant(defined, ZoneOffset.UTC) : SQLITE_STAMP.format(defined);
@@ -111,9 +117,20 @@ public class Seed {
                     + " chain_position, jump_position)"
                     + (postgres ? " overriding system value" : "") + " values (?, ?, ?, ?, 'created', 'city country email external_id first_name last_name notes phone',"
                     + " 'command', 'import', 1, 1, 0)";
+            try (PreparedStatement purpose = db.prepareStatement(
+                    "insert into consent_purposes (application_id, purpose) values (?, ?)")) {
+                for (String name : new String[] {"newsletter", "appeals", "fundraising"}) {
+                    purpose.setLong(1, benchApp);
+                    purpose.setString(2, name);
+                    purpose.executeUpdate();
+                }
+            }
             long row = 0;
             long benchDone = 0;
-            try (PreparedStatement insert = db.prepareStatement(sql);
+            try (PreparedStatement consents = db.prepareStatement("insert into consent_records (application_id,"
+                    + " donor_id, channel, purpose, status, given_at, recorded_at, source, method, actor_type, actor_name)"
+                    + " values (?, ?, ?, ?, ?, ?, ?, 'https://example.org/signup', 'online', 'command', 'import')");
+                    PreparedStatement insert = db.prepareStatement(sql);
                     PreparedStatement record = db.prepareStatement(recordSql);
                     PreparedStatement words = db.prepareStatement(
                             "insert into donor_words (donor_id, word, application_id) values (?, ?, ?)")) {
@@ -143,6 +160,11 @@ public class Seed {
                     boolean holds = row % 10 == 0;
                     var custom = holds ? customValues(row) : org.donordata.domain.CustomValues.NONE;
                     entries.addAll(org.donordata.domain.CustomValueIndex.of(custom));
+                    // The same ninth holds three consent pairs, two granted (ConsentState.entries: the filter's).
+                    if (holds) {
+                        entries.add(org.donordata.domain.ConsentState.entry("email:newsletter"));
+                        entries.add(org.donordata.domain.ConsentState.entry("post:appeals"));
+                    }
                     for (String entry : entries) {
                         words.setLong(1, row + 1);
                         words.setString(2, entry);
@@ -163,8 +185,21 @@ public class Seed {
                     insert.setString(12, "donor" + row + "@example.org");
                     insert.setLong(13, trailBase + row + 1);
                     insert.setString(14, org.donordata.adapters.sql.donors.CustomColumn.text(custom));
+                    insert.setString(15, holds ? CONSENT : null);
                     if (mariadb) {
-                        insert.setLong(15, row + 1);
+                        insert.setLong(16, row + 1);
+                    }
+                    if (holds) {
+                        for (String[] pair : CONSENT_RECORDS) {
+                            consents.setLong(1, app);
+                            consents.setLong(2, row + 1);
+                            consents.setString(3, pair[0]);
+                            consents.setString(4, pair[1]);
+                            consents.setString(5, pair[2]);
+                            consents.setObject(6, stored);
+                            consents.setObject(7, stored);
+                            consents.addBatch();
+                        }
                     }
                     insert.addBatch();
                     record.setLong(1, trailBase + row + 1);
@@ -180,6 +215,7 @@ public class Seed {
                         insert.executeBatch();
                         record.executeBatch();
                         words.executeBatch();
+                        consents.executeBatch();
                         db.commit();
                         if (row % 200_000 == 0) {
                             System.out.printf("  seeded %,d rows%n", row);
@@ -189,6 +225,7 @@ public class Seed {
                 insert.executeBatch();
                 record.executeBatch();
                 words.executeBatch();
+                consents.executeBatch();
             }
             try (Statement sequencing = db.createStatement()) {
                 sequencing.execute("insert into donor_ordinals (application_id, ordinal, donor_id) select application_id,"

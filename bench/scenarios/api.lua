@@ -1,7 +1,8 @@
 -- One wrk script for every scenario. Arguments (after --): SCENARIO MODE KEY ROWS
 --   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix | filtered | upsert | feed | search |
 --             searchcommon | searchapart | duplicates | history | modifyone | historydeep | createtwin |
---             duplicatestwin | createcustom | modifycustom | pagecustom | pagerange | pagerangewide
+--             duplicatestwin | createcustom | modifycustom | pagecustom | pagerange | pagerangewide |
+--             consent | oneconsent | pageconsent | pageconsentdeep
 --   MODE:     service (the real API) | ceiling (bench/Ceiling.java: same-size answers from memory)
 --   ROWS:     how many donor rows were seeded; the benchmark application owns every row whose
 --             index modulo 10 is not 9 (see bench/Seed.java), ids being index + 1.
@@ -189,8 +190,34 @@ local function feed()
   return get("/api/v1/donors/changes?limit=30")
 end
 
+-- A donor's consent recorded (bench/Seed.java: a ninth hold three pairs): the status alternates, so most records
+-- change the donor's state, which is a donor write as a modify is.
+local function consent()
+  counter = counter + 1
+  local body = string.format('{"channel":"email","purpose":"newsletter","status":"%s","source":"wrk %d","method":"online"}',
+    counter % 2 == 0 and "granted" or "withdrawn", counter)
+  if mode == "ceiling" then return post("/created", body) end
+  return post("/api/v1/donors/" .. randomBenchId() .. "/consents", body)
+end
+
+-- A donor that holds five custom values and three consent pairs (rows that are multiples of 10).
+local function oneconsent()
+  if mode == "ceiling" then return get("/one") end
+  return get("/api/v1/donors/" .. (math.random(0, math.floor((rows - 1) / 10)) * 10 + 1))
+end
+
+-- The newsletter's mailing list (a ninth of the donors), near its start and anywhere in it.
+local function pageconsent(deepest)
+  if mode == "ceiling" then return get("/page") end
+  return get("/api/v1/donors?consent=email%3Anewsletter&limit=30&offset=" .. math.random(0, deepest))
+end
+
 function request()
   if scenario == "one" then return one()
+  elseif scenario == "consent" then return consent()
+  elseif scenario == "oneconsent" then return oneconsent()
+  elseif scenario == "pageconsent" then return pageconsent(300)
+  elseif scenario == "pageconsentdeep" then return pageconsent(math.floor(benchDonors / 9) - 30)
   elseif scenario == "page0" then return page(0)
   elseif scenario == "pagerandom" then return page(math.random(0, benchDonors - 30))
   elseif scenario == "pagelast" then return page(benchDonors - 30)

@@ -155,6 +155,10 @@ class ErasureLeavesNoTraceTest {
     private static long createAndErase(ApiClient client, String name, String email) {
         long id = createdWithKey(client, name, email);
         client.post("/api/v1/donors/" + id, KEY, "{\"city\": \"" + name + "\"}");
+        // Consent records hold the name in their source and the email in their statement: erasure deletes them.
+        assertEquals(201, client.post("/api/v1/donors/" + id + "/consents", KEY, "{\"channel\": \"email\","
+                + " \"purpose\": \"newsletter\", \"status\": \"granted\", \"source\": \"form of " + name + "\","
+                + " \"method\": \"online\", \"statement\": \"Mail " + email + "\"}").status());
         assertEquals(200, client.post("/api/v1/donors/" + id + "/erase", KEY, "{}").status());
         return id;
     }

@@ -29,10 +29,12 @@ import org.donordata.adapters.sql.copy.DatabaseCopy.Result;
 import org.donordata.application.Application;
 import org.donordata.application.ApiKey;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.DonorService;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.application.TestApplications;
 import org.donordata.application.Actor;
 import org.donordata.application.webhooks.WebhookRepository;
+import org.donordata.domain.ConsentPair;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomFieldType;
 import org.donordata.domain.CustomFilter;
@@ -162,7 +164,22 @@ class DatabaseCopyTest {
 
     @Test
     void copiesEveryApplicationAndDonorWithItsIdAndEveryField() {
+        // A donor's consent records, its state and the mailing list's entry (docs/api.md, "Consent").
+        ApplicationId consenting = applications.get(1).id();
+        long consenter = source.donors().list(consenting, DonorFilter.NONE, 1, 1).getFirst().id();
+        DonorService service = new DonorService(source.donors(), java.time.Clock.fixed(LATER, java.time.ZoneOffset.UTC));
+        for (String status : List.of("granted", "withdrawn", "granted")) {
+            service.recordConsent(consenting, Actor.command("test"), consenter, Map.of("channel", "email", "purpose",
+                    "newsletter", "status", status, "source", "copy test", "method", "paper", "statement", "Yes"));
+        }
         Result result = DatabaseCopy.copy(source, target, QUIET);
+        assertEquals(3, target.donors().consents(consenting, consenter, 0, 10).orElseThrow().size());
+        assertEquals(source.donors().consents(consenting, consenter, 0, 10),
+                target.donors().consents(consenting, consenter, 0, 10));
+        DonorFilter mailingList = new DonorFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), List.of(), ConsentPair.parse("email:newsletter"));
+        assertEquals(List.of(consenter), target.donors().list(consenting, mailingList, 0, 10).stream().map(Donor::id)
+                .toList());
 
         assertCounts(result, 3, 0, DONOR_COUNT, 0);
         assertTrue(result.verified(), result.differences()::toString);
@@ -282,7 +299,8 @@ class DatabaseCopyTest {
                 "donors 64/300", "donors 128/300", "donors 192/300", "donors 256/300", "donors 300/300",
                 "installation_secrets 0/0", "audit_trail 0/351", "audit_trail 64/351", "audit_trail 128/351",
                 "audit_trail 192/351", "audit_trail 256/351", "audit_trail 320/351", "audit_trail 351/351",
-                "webhook_endpoints 0/1", "webhook_endpoints 1/1", "custom_fields 0/1", "custom_fields 1/1"),
+                "webhook_endpoints 0/1", "webhook_endpoints 1/1", "custom_fields 0/1", "custom_fields 1/1",
+                "consent_records 0/0", "consent_purposes 0/0"),
                 reported);
     }
 
