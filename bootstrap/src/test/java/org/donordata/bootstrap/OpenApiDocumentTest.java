@@ -204,6 +204,7 @@ class OpenApiDocumentTest {
             // A search's after is taken only with q, and names one of the application's donors.
             case "after" -> donorId + "&q=ada";
             case "created_since", "updated_since" -> "2024-01-01T00:00:00Z";
+            case "consent" -> "email:newsletter";
             case "since" -> client.get("/api/v1/donors/changes", KEY).body().getJsonObject("paging").getString("next")
                     .replaceFirst(".*since=", "");
             default -> "crm-1";
