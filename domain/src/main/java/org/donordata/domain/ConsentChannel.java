@@ -6,18 +6,11 @@ import java.util.Optional;
 public enum ConsentChannel {
     EMAIL, PHONE, SMS, POST;
 
-    private final String wireName = name().toLowerCase(java.util.Locale.ROOT);
-
     public String wireName() {
-        return wireName;
+        return WireNames.of(this);
     }
 
     public static Optional<ConsentChannel> fromWire(String name) {
-        for (ConsentChannel channel : values()) {
-            if (channel.wireName.equals(name)) {
-                return Optional.of(channel);
-            }
-        }
-        return Optional.empty();
+        return WireNames.find(ConsentChannel.class, name);
     }
 }

@@ -6,18 +6,11 @@ import java.util.Optional;
 public enum ConsentMethod {
     ONLINE, PHONE, PAPER, IN_PERSON, IMPORT, OTHER;
 
-    private final String wireName = name().toLowerCase(java.util.Locale.ROOT);
-
     public String wireName() {
-        return wireName;
+        return WireNames.of(this);
     }
 
     public static Optional<ConsentMethod> fromWire(String name) {
-        for (ConsentMethod method : values()) {
-            if (method.wireName.equals(name)) {
-                return Optional.of(method);
-            }
-        }
-        return Optional.empty();
+        return WireNames.find(ConsentMethod.class, name);
     }
 }

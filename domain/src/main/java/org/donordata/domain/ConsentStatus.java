@@ -6,18 +6,11 @@ import java.util.Optional;
 public enum ConsentStatus {
     GRANTED, WITHDRAWN;
 
-    private final String wireName = name().toLowerCase(java.util.Locale.ROOT);
-
     public String wireName() {
-        return wireName;
+        return WireNames.of(this);
     }
 
     public static Optional<ConsentStatus> fromWire(String name) {
-        for (ConsentStatus status : values()) {
-            if (status.wireName.equals(name)) {
-                return Optional.of(status);
-            }
-        }
-        return Optional.empty();
+        return WireNames.find(ConsentStatus.class, name);
     }
 }
