@@ -44,7 +44,16 @@ public interface DonorRepository {
      * The page {@link #list} reads, as the API shows each donor. With a q, {@code list} and {@code documents} read as
      * far as the matches lie (the commands' and tests' reads); the API reads a search with {@link #search}.
      */
-    List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count);
+    default List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
+        return documents(owner, filter, 0, offset, count);
+    }
+
+    /**
+     * {@link #documents}, among the donors whose id is above {@code after} (0: all): the page of a list filtered by
+     * consent past the donor its previous page ended with (docs/api.md, "Consent", its "Paging the mailing list"), read
+     * from the filter's index past that donor, so that every page costs about what the first does. Without q.
+     */
+    List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long after, long offset, int count);
 
     /**
      * A page of a search, at a cost that does not grow with the owner's donors (docs/api.md, "Searching (q)"): up to

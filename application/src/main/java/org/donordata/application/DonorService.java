@@ -75,6 +75,34 @@ public final class DonorService {
     }
 
     /**
+     * One page of the owner's donors that match the filter, which has a consent and no q, past the donor {@code after}
+     * (0: from the first; docs/api.md, "Consent", its "Paging the mailing list"): read from the filter's index past that
+     * donor, so that following {@code next} costs the same on every page. A full page goes on past its last item.
+     *
+     * @throws InvalidInputException naming {@code after} when it is no donor of the owner's
+     */
+    public SearchPage mailingList(ApplicationId owner, DonorFilter filter, PageRequest request, long after) {
+        if (filter.consent().isEmpty() || filter.search().isPresent()) {
+            throw new IllegalArgumentException("a mailing list is filtered by consent, without q");
+        }
+        requireDonorToGoOnPast(owner, after);
+        List<DonorDocument> found = donors.documents(owner, filter, after, request.offset(), request.limit() + 1);
+        if (found.size() > request.limit()) {
+            List<DonorDocument> items = found.subList(0, request.limit());
+            return new SearchPage(items, request, after, Optional.of(new SearchPage.From(items.getLast().id(), 0)));
+        }
+        return new SearchPage(found, request, after, Optional.empty());
+    }
+
+    /** A page goes on past one of the owner's donors, as its next link gives it, or from the first (0). */
+    private void requireDonorToGoOnPast(ApplicationId owner, long after) {
+        if (after != 0 && donors.find(owner, after).isEmpty()) {
+            throw new InvalidInputException(List.of(new Problem("after",
+                    "must be the id of one of the application's donors, as a next link gives it")));
+        }
+    }
+
+    /**
      * The most of the owner's donors one page of a search examines (docs/api.md, "Searching (q)"): about the cost of a
      * page drawn from a term's donors (adapters-sql's SearchPlan.COMMON), twice over.
      */
@@ -92,10 +120,7 @@ public final class DonorService {
             throw new IllegalArgumentException("a search needs a q");
         }
         // A store walks on from the donor itself (its place among the owner's donors), so it must be one of them.
-        if (after != 0 && donors.find(owner, after).isEmpty()) {
-            throw new InvalidInputException(List.of(new Problem("after",
-                    "must be the id of one of the application's donors, as a next link gives it")));
-        }
+        requireDonorToGoOnPast(owner, after);
         DonorRepository.Searched read = donors.search(owner, filter, after, request.offset(), request.limit() + 1,
                 searchBudget);
         List<DonorDocument> found = read.documents();

@@ -184,6 +184,36 @@ public abstract class DonorConsentContract extends DonorRepositoryContract {
     }
 
     @Test
+    void theMailingListIsPagedPastItsLastDonorAsNextSays() {
+        List<Long> granted = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            long id = donor("Donor" + i);
+            record(id, "email", "newsletter", i == 3 ? "withdrawn" : "granted", null);
+            if (i != 3) {
+                granted.add(id);
+            }
+        }
+        DonorFilter filter = new DonorFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), List.of(), Optional.of(NEWSLETTER));
+        List<Long> followed = new java.util.ArrayList<>();
+        long after = 0;
+        for (int pages = 0; pages < 10; pages++) {
+            SearchPage page = service().mailingList(owner, filter, new PageRequest(2, 0), after);
+            DonorDocuments.donors(page.items()).forEach(donor -> followed.add(donor.id()));
+            if (page.next().isEmpty()) {
+                break;
+            }
+            assertEquals(0, page.next().get().offset());
+            after = page.next().get().after();
+        }
+        assertEquals(granted, followed, "every donor on the list once, in id order, following next");
+        assertEquals(granted.subList(3, 5), DonorDocuments.donors(service().mailingList(owner, filter,
+                new PageRequest(2, 1), granted.get(1)).items()).stream().map(Donor::id).toList(), "offset past after");
+        assertThrows(org.donordata.domain.InvalidInputException.class,
+                () -> service().mailingList(owner, filter, new PageRequest(2, 0), 999_999));
+    }
+
+    @Test
     void erasureDeletesTheRecordsAndRefusesNewOnes() {
         long ada = donor("Ada");
         record(ada, "email", "newsletter", "granted", null);

@@ -138,8 +138,10 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
     }
 
     @Override
-    public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
-        return list(owner, filter, offset, count).stream().map(DonorDocuments::render).toList();
+    public synchronized List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long after, long offset,
+            int count) {
+        return owned(owner).filter(donor -> donor.id() > after).filter(filter::matches).skip(offset)
+                .limit(DonorRepository.checkedCount(count)).map(DonorDocuments::render).toList();
     }
 
     // Walks the owner's donors in id order, as a store without a words index would: at most budget past after.

@@ -183,7 +183,8 @@ public final class DonorParameters {
     }
 
     /**
-     * A search's {@code after} (docs/api.md, "Searching (q)"): a donor id, which only a search takes; 0 when not given.
+     * A search's or a mailing list's {@code after} (docs/api.md, "Searching (q)"; "Consent"): a donor id, which only a
+     * list with q or consent takes; 0 when not given.
      * A q refused for its own reasons does not also refuse the after.
      */
     private static long after(ServerRequest req, List<Problem> problems) {
@@ -191,8 +192,9 @@ public final class DonorParameters {
         if (given.isEmpty()) {
             return 0;
         }
-        if (req.query().all("q", List::of).isEmpty()) {
-            problems.add(new Problem(AFTER, "is taken only with q: a search's next link gives it"));
+        if (req.query().all("q", List::of).isEmpty() && req.query().all(CONSENT, List::of).isEmpty()) {
+            problems.add(new Problem(AFTER, "is taken only with q or consent: a search's or a mailing list's next link"
+                    + " gives it"));
             return 0;
         }
         String text = given.get();

@@ -99,6 +99,13 @@ public final class DonorRoutes {
             Envelope.page(req, res, searchPaging(page, query), json -> DonorJson.donors(json, page.items()));
             return;
         }
+        // The mailing list pages past a donor as a search does (docs/api.md, "Consent", its "Paging the mailing list").
+        if (query.filter().consent().isPresent()) {
+            SearchPage page = donors.mailingList(caller.application().id(), query.filter(), query.page(),
+                    query.after());
+            Envelope.page(req, res, searchPaging(page, query), json -> DonorJson.donors(json, page.items()));
+            return;
+        }
         Page<DonorDocument> page = donors.list(caller.application().id(), query.filter(), query.page());
         Envelope.page(req, res, Envelope.Paging.of(page, query.allFilters()),
                 json -> DonorJson.donors(json, page.items()));

@@ -113,8 +113,11 @@ class ConsentRoutesTest extends RoutingTestBase {
         JsonObject page = envelope(list("limit", "1", "updated_since", "2000-01-01T00:00:00Z", "consent",
                 "email:newsletter"), 200);
         assertEquals(granted, page.getJsonArray("data").getJsonObject(0).getJsonNumber("id").longValue());
-        assertEquals("?limit=1&offset=1&updated_since=2000-01-01T00%3A00%3A00Z&consent=email%3Anewsletter",
+        assertEquals("?limit=1&offset=0&after=" + granted
+                + "&updated_since=2000-01-01T00%3A00%3A00Z&consent=email%3Anewsletter",
                 page.getJsonObject("paging").getString("next"));
+        assertEquals(grantedToo, envelope(list("limit", "1", "after", String.valueOf(granted), "consent",
+                "email:newsletter"), 200).getJsonArray("data").getJsonObject(0).getJsonNumber("id").longValue());
         assertEquals(grantedToo, envelope(list("limit", "1", "offset", "1", "consent", "email:newsletter"), 200)
                 .getJsonArray("data").getJsonObject(0).getJsonNumber("id").longValue());
         assertEquals(0, envelope(list("offset", "2", "consent", "email:newsletter"), 200).getJsonArray("data").size());

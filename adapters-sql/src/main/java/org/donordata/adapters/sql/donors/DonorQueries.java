@@ -346,8 +346,10 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
      */
     private static Select<?> custom(DatabaseKind kind, List<Field<?>> selected, CustomShape shape) {
         if (shape.drive() == CustomDrive.CRITERION) {
-            return page(kind, selected, DONORS.APPLICATION_ID.eq(APPLICATION), shape.criteria(),
-                    customHeld(0, shape.customs()));
+            List<Condition> conditions = new ArrayList<>(customHeld(0, shape.customs()));
+            // Past a donor (AFTER, 0 unless a list filtered by consent goes on past one).
+            conditions.add(DONORS.ID.gt(AFTER));
+            return page(kind, selected, DONORS.APPLICATION_ID.eq(APPLICATION), shape.criteria(), conditions);
         }
         if (shape.drive() == CustomDrive.WALKED) {
             // The owner's first CUSTOM_WALK donors, in id order, as a search's window (its ordinals from 0 to it).
@@ -355,8 +357,10 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                     shape.customs()), customHeld(0, shape.customs()));
         }
         if (shape.drive() == CustomDrive.EXACT) {
+            // Past a donor (AFTER, 0 unless a list filtered by consent goes on past one): the entries from there on.
             List<Condition> conditions = new ArrayList<>(List.of(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION),
-                    DONOR_WORDS.WORD.eq(CUSTOM_FROM.getFirst()), DONORS.ID.eq(DONOR_WORDS.DONOR_ID)));
+                    DONOR_WORDS.WORD.eq(CUSTOM_FROM.getFirst()), DONOR_WORDS.DONOR_ID.gt(AFTER),
+                    DONORS.ID.eq(DONOR_WORDS.DONOR_ID)));
             shape.criteria().forEach(criterion -> conditions.add(criterion.condition()));
             conditions.addAll(customHeld(1, shape.customs()));
             // The entries, in donor id order on the lookup index, lead: SQLite takes a CROSS JOIN's left table outside.

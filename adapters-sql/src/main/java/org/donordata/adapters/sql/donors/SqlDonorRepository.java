@@ -52,18 +52,21 @@ public final class SqlDonorRepository implements DonorRepository {
     @Override
     public List<Donor> list(ApplicationId owner, DonorFilter filter, long offset, int count) {
         DonorRepository.checkedCount(count);
-        return page(owner, filter, offset, count, queries.rows(), statement -> queries.donors(statement, count));
+        return page(owner, filter, 0, offset, count, queries.rows(), statement -> queries.donors(statement, count));
     }
 
     @Override
-    public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long offset, int count) {
+    public List<DonorDocument> documents(ApplicationId owner, DonorFilter filter, long after, long offset, int count) {
         DonorRepository.checkedCount(count);
-        return page(owner, filter, offset, count, queries.documents(),
+        if (after != 0 && (filter.consent().isEmpty() || filter.search().isPresent())) {
+            throw new IllegalArgumentException("a page past a donor is a list filtered by consent, without q");
+        }
+        return page(owner, filter, after, offset, count, queries.documents(),
                 statement -> queries.documents(statement, count));
     }
 
     /** A page, searched as its plan says when the filter has a q (SearchPlan). */
-    private <T> List<T> page(ApplicationId owner, DonorFilter filter, long offset, int count,
+    private <T> List<T> page(ApplicationId owner, DonorFilter filter, long after, long offset, int count,
             DonorQueries.Reading reading, Reads.Query<List<T>> read) {
         if (filter.search().isEmpty() && !filter.entryFilters().isEmpty()) {
             Optional<CustomRead> plan = customRead(owner, filter);
@@ -71,7 +74,8 @@ public final class SqlDonorRepository implements DonorRepository {
                 return List.of();
             }
             Bindings bindings = queries.pageBindings(owner, filter, plan.get().ordered(), List.of(), offset, count)
-                    .set(DonorQueries.WINDOW_FROM, 0L).set(DonorQueries.WINDOW_TO, (long) DonorQueries.CUSTOM_WALK);
+                    .set(DonorQueries.WINDOW_FROM, 0L).set(DonorQueries.WINDOW_TO, (long) DonorQueries.CUSTOM_WALK)
+                    .set(DonorQueries.AFTER, after);
             List<T> page = read(reading.page(filter, plan.get().drive()), bindings, read);
             // A walk that did not fill the page within its window: the matches lie further on, drawn instead.
             return plan.get().drive() == DonorQueries.CustomDrive.WALKED && page.size() < count
