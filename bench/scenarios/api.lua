@@ -2,7 +2,8 @@
 --   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix | filtered | upsert | feed | search |
 --             searchcommon | searchapart | duplicates | history | modifyone | historydeep | createtwin |
 --             duplicatestwin | createcustom | modifycustom | pagecustom | pagerange | pagerangewide |
---             consent | oneconsent | pageconsent | pageconsentdeep
+--             consent | oneconsent | pageconsent | pageconsentdeep | oneagain | page0again | modifyagain (the same as
+--             one, page0 and modify, measured again beside the consent scenarios)
 --   MODE:     service (the real API) | ceiling (bench/Ceiling.java: same-size answers from memory)
 --   ROWS:     how many donor rows were seeded; the benchmark application owns every row whose
 --             index modulo 10 is not 9 (see bench/Seed.java), ids being index + 1.
@@ -220,6 +221,9 @@ end
 
 function request()
   if scenario == "one" then return one()
+  elseif scenario == "oneagain" then return one()
+  elseif scenario == "page0again" then return page(0)
+  elseif scenario == "modifyagain" then return modify()
   elseif scenario == "consent" then return consent()
   elseif scenario == "oneconsent" then return oneconsent()
   elseif scenario == "pageconsent" then return pageconsent()
