@@ -98,7 +98,10 @@ public interface DonorTransaction {
      */
     List<Donor> holding(String key, int count);
 
-    /** The donor's count of consent records, and the latest {@code given_at} of the pair's (docs/api.md, "Consent"). */
+    /**
+     * The donor's count of consent records, the latest {@code given_at} of the pair's, and whether the owner's records
+     * name its purpose (docs/api.md, "Consent"): one read.
+     */
     ConsentHistory consentHistory(long donorId, ConsentPair pair);
 
     /**

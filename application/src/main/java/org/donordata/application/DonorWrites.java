@@ -261,9 +261,10 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
         }
         ConsentHistory history = tx.consentHistory(donorId, request.pair());
         if (history.records() >= ConsentLimitException.MAX_RECORDS_PER_DONOR) {
-            throw ConsentLimitException.records(donorId);
+            throw ConsentLimitException.records(donorId, ConsentLimitException.MAX_RECORDS_PER_DONOR);
         }
-        if (!tx.takePurpose(request.pair().purpose(), ConsentLimitException.MAX_PURPOSES_PER_APPLICATION)) {
+        if (!history.purposeTaken()
+                && !tx.takePurpose(request.pair().purpose(), ConsentLimitException.MAX_PURPOSES_PER_APPLICATION)) {
             throw ConsentLimitException.purposes(request.pair().purpose());
         }
         long id = tx.addConsent(donorId, request, actor);

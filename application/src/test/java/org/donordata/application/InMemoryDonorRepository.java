@@ -1,12 +1,5 @@
 package org.donordata.application;
 
-import java.util.Comparator;
-import java.util.HashSet;
-import org.donordata.domain.ConsentPair;
-import org.donordata.domain.ConsentRequest;
-import org.donordata.domain.ConsentState;
-import org.donordata.domain.ConsentStatus;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,6 +16,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.donordata.domain.ChangePosition;
+import org.donordata.domain.ConsentPair;
+import org.donordata.domain.ConsentRequest;
+import org.donordata.domain.ConsentState;
+import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomValueIndex;
 import org.donordata.domain.Donor;
@@ -438,7 +435,8 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         public ConsentHistory consentHistory(long donorId, ConsentPair pair) {
             List<ConsentRecord> records = consentsOf(owner, donorId).toList();
             return new ConsentHistory(records.size(), records.stream().filter(record -> record.pair().equals(pair))
-                    .map(ConsentRecord::givenAt).max(Comparator.naturalOrder()));
+                    .map(ConsentRecord::givenAt).max(Comparator.naturalOrder()),
+                    purposes.getOrDefault(owner, Set.of()).contains(pair.purpose()));
         }
 
         @Override

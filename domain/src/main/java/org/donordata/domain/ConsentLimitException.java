@@ -15,8 +15,8 @@ public final class ConsentLimitException extends DomainException {
         super(message);
     }
 
-    public static ConsentLimitException records(long donorId) {
-        return new ConsentLimitException("donor " + donorId + " has " + MAX_RECORDS_PER_DONOR
+    public static ConsentLimitException records(long donorId, int most) {
+        return new ConsentLimitException("donor " + donorId + " has " + most
                 + " consent records, the most a donor has; no more are recorded.");
     }
 

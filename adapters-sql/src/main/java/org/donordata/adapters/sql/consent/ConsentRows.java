@@ -69,8 +69,11 @@ public record ConsentRows(DatabaseKind kind, Statement history, Statement purpos
         var renderer = kind.renderer();
         var ofDonor = CONSENT_RECORDS.DONOR_ID.eq(DONOR);
         return new ConsentRows(kind,
+                // One read of what a record is decided on: on PostgreSQL each statement is a round trip in the row's lock.
                 Statement.render(renderer, DSL.select(DSL.count(), DSL.max(DSL.when(CONSENT_RECORDS.CHANNEL.eq(CHANNEL)
-                        .and(CONSENT_RECORDS.PURPOSE.eq(PURPOSE)), CONSENT_RECORDS.GIVEN_AT)))
+                        .and(CONSENT_RECORDS.PURPOSE.eq(PURPOSE)), CONSENT_RECORDS.GIVEN_AT)),
+                        DSL.field(DSL.selectCount().from(CONSENT_PURPOSES).where(
+                                CONSENT_PURPOSES.APPLICATION_ID.eq(APPLICATION), CONSENT_PURPOSES.PURPOSE.eq(PURPOSE))))
                         .from(CONSENT_RECORDS).where(ofDonor)),
                 Statement.render(renderer, DSL.selectCount().from(CONSENT_PURPOSES)
                         .where(CONSENT_PURPOSES.APPLICATION_ID.eq(APPLICATION), CONSENT_PURPOSES.PURPOSE.eq(PURPOSE))),
@@ -116,14 +119,15 @@ public record ConsentRows(DatabaseKind kind, Statement history, Statement purpos
         return pairs;
     }
 
-    /** The donor's count of records and the latest given_at of the pair's. */
-    public ConsentHistory history(DSLContext tx, long donorId, ConsentPair pair) {
+    /** The donor's count of records, the latest given_at of the pair's, and whether the owner names its purpose. */
+    public ConsentHistory history(DSLContext tx, ApplicationId owner, long donorId, ConsentPair pair) {
         Bindings bindings = new Bindings(kind).set(DONOR, donorId).set(CHANNEL, pair.channel().wireName())
-                .set(PURPOSE, pair.purpose());
+                .set(PURPOSE, pair.purpose()).set(APPLICATION, owner.value());
         return tx.connectionResult(connection -> {
             try (ResultSet row = history.prepared(connection, bindings).executeQuery()) {
                 row.next();
-                return new ConsentHistory(row.getLong(1), Optional.ofNullable(kind.instant(row, 2)));
+                return new ConsentHistory(row.getLong(1), Optional.ofNullable(kind.instant(row, 2)),
+                        row.getLong(3) > 0);
             }
         });
     }

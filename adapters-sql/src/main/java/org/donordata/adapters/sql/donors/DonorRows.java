@@ -195,7 +195,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
 
     @Override
     public ConsentHistory consentHistory(long donorId, ConsentPair pair) {
-        return queries.consent().history(tx, donorId, pair);
+        return queries.consent().history(tx, owner, donorId, pair);
     }
 
     @Override
