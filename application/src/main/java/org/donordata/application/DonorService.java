@@ -46,6 +46,7 @@ public final class DonorService {
     private final Clock clock;
     private final Duration idempotencyKeyLifetime;
     private final int searchBudget;
+    private final int consentRecords;
 
     public DonorService(DonorRepository donors, Clock clock) {
         this(donors, clock, IDEMPOTENCY_KEY_LIFETIME);
@@ -57,6 +58,12 @@ public final class DonorService {
 
     /** With another search budget than {@link #SEARCH_BUDGET}: a small one lets a test reach it with few donors. */
     DonorService(DonorRepository donors, Clock clock, Duration idempotencyKeyLifetime, int searchBudget) {
+        this(donors, clock, idempotencyKeyLifetime, searchBudget, ConsentLimitException.MAX_RECORDS_PER_DONOR);
+    }
+
+    /** With another most consent records per donor: a small one lets a test reach it with few writes. */
+    DonorService(DonorRepository donors, Clock clock, Duration idempotencyKeyLifetime, int searchBudget,
+            int consentRecords) {
         if (idempotencyKeyLifetime.isNegative() || idempotencyKeyLifetime.isZero()) {
             throw new IllegalArgumentException("idempotency keys must be remembered for some time");
         }
@@ -67,6 +74,7 @@ public final class DonorService {
         this.clock = clock;
         this.idempotencyKeyLifetime = idempotencyKeyLifetime;
         this.searchBudget = searchBudget;
+        this.consentRecords = consentRecords;
     }
 
     /** One page of the owner's donors that match the filter, in ascending id order. */
@@ -216,7 +224,7 @@ public final class DonorService {
     static final String IMPORT_KEY_PREFIX = "import:";
 
     private DonorWrites writesNow(Actor actor) {
-        return new DonorWrites(StoredTime.now(clock), idempotencyKeyLifetime, actor);
+        return new DonorWrites(StoredTime.now(clock), idempotencyKeyLifetime, actor, consentRecords);
     }
 
     /**

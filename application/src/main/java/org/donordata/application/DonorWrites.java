@@ -39,8 +39,14 @@ import org.donordata.domain.Problem;
  * @param now the instant of the write, which the transaction stamps too
  * @param keyLifetime how long an idempotency key is remembered
  * @param actor who the trail says made the changes
+ * @param consentRecords the most consent records a donor has (ConsentLimitException.MAX_RECORDS_PER_DONOR; fewer
+ *        lets a test reach the limit with few writes)
  */
-public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
+public record DonorWrites(Instant now, Duration keyLifetime, Actor actor, int consentRecords) {
+
+    public DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
+        this(now, keyLifetime, actor, ConsentLimitException.MAX_RECORDS_PER_DONOR);
+    }
 
     /** Stores a new donor, with its record. */
     public Donor create(DonorTransaction tx, DonorDetails details) {
@@ -260,8 +266,8 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor) {
             throw new DonorErasedException(donorId);
         }
         ConsentHistory history = tx.consentHistory(donorId, request.pair());
-        if (history.records() >= ConsentLimitException.MAX_RECORDS_PER_DONOR) {
-            throw ConsentLimitException.records(donorId, ConsentLimitException.MAX_RECORDS_PER_DONOR);
+        if (history.records() >= consentRecords) {
+            throw ConsentLimitException.records(donorId, consentRecords);
         }
         if (!history.purposeTaken()
                 && !tx.takePurpose(request.pair().purpose(), ConsentLimitException.MAX_PURPOSES_PER_APPLICATION)) {

@@ -53,6 +53,23 @@ class DonorServiceTest {
     }
 
     @Test
+    void aDonorsThousandAndFirstConsentRecordIsRefused() {
+        InMemoryDonorRepository store = new InMemoryDonorRepository();
+        DonorService service = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC));
+        Actor form = Actor.command("test");
+        long id = service.create(OWNER, form, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")),
+                Optional.empty());
+        Map<String, Object> body = Map.of("channel", "email", "purpose", "newsletter", "status", "granted",
+                "source", "form", "method", "online");
+        for (int i = 0; i < org.donordata.domain.ConsentLimitException.MAX_RECORDS_PER_DONOR; i++) {
+            service.recordConsent(OWNER, form, id, body);
+        }
+        assertThrows(org.donordata.domain.ConsentLimitException.class,
+                () -> service.recordConsent(OWNER, form, id, body));
+        assertEquals(1_000, store.consents(OWNER, id, 0, DonorRepository.MAX_ROWS).orElseThrow().size());
+    }
+
+    @Test
     void createStoresValidatedDetailsWithTheTimeAtMicrosecondsAndTheirRecord() {
         InMemoryDonorRepository store = new InMemoryDonorRepository();
         DonorService service = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC));
