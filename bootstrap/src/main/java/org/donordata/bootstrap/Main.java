@@ -20,7 +20,8 @@ import sun.misc.Signal;
 /** {@code java -jar donor-service.jar [serve | apps | keys | copy-database | import | export | erase | audit ...]}: serving is the default. */
 @Command(name = "donor-service", mixinStandardHelpOptions = true, version = "Donor Data Service 1.0",
         description = "The Donor Data Service: an HTTP JSON API over donor records.",
-        subcommands = {Main.Serve.class, AppsCommand.class, KeysCommand.class, CopyDatabaseCommand.class})
+        subcommands = {Main.Serve.class, AppsCommand.class, KeysCommand.class, CopyDatabaseCommand.class,
+            BackupCommand.class, RestoreCommand.class})
 public final class Main implements Callable<Integer> {
 
     public static void main(String[] args) {

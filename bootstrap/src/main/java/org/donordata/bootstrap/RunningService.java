@@ -18,9 +18,13 @@ final class RunningService implements AutoCloseable {
     private final WebServer server;
     private final Runnable unregisterMeters;
     private final WebhookDeliverers deliverers;
+    /** The database held as this service's, so that a restore refuses while it runs (docs/deployment.md). */
+    private final AutoCloseable serving;
     private boolean closed;
 
-    private RunningService(Wiring wiring, WebServer server, Runnable unregisterMeters, WebhookDeliverers deliverers) {
+    private RunningService(Wiring wiring, WebServer server, Runnable unregisterMeters, WebhookDeliverers deliverers,
+            AutoCloseable serving) {
+        this.serving = serving;
         this.wiring = wiring;
         this.server = server;
         this.unregisterMeters = unregisterMeters;
@@ -65,7 +69,8 @@ final class RunningService implements AutoCloseable {
                     + settings.http().host() + ":" + server.port() + "/api/v1");
             out.println("Health and metrics on http://" + settings.http().adminHost() + ":" + HttpApi.adminPort(server)
                     + "/observe");
-            return new RunningService(wiring, server, unregisterMeters, wiring.startWebhookDeliverers());
+            return new RunningService(wiring, server, unregisterMeters, wiring.startWebhookDeliverers(),
+                    wiring.database().holdWhileServing());
         } catch (RuntimeException failure) {
             unregisterMeters.run();
             wiring.close();
@@ -129,5 +134,11 @@ final class RunningService implements AutoCloseable {
         deliverers.close();
         unregisterMeters.run();
         wiring.close();
+        // Once the database is closed: a restore may begin.
+        try {
+            serving.close();
+        } catch (Exception released) {
+            // The lock goes with the process anyway; a stop goes on.
+        }
     }
 }

@@ -31,6 +31,7 @@ import org.donordata.adapters.sql.applications.JooqApplicationRepository;
 import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.DonorStorage;
 import org.donordata.adapters.sql.donors.SqlDonorRepository;
+import org.donordata.adapters.sql.kit.BackupTaken;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Reads;
 import org.donordata.adapters.sql.kit.StoredConcern;
@@ -230,6 +231,68 @@ public final class SqlDatabase implements AutoCloseable {
     }
 
     /** This database's kind, for the adapter's own packages that work on rows (DatabaseCopy), and tests. */
+    /**
+     * Holds the database as a running service's until closed, so that a restore refuses meanwhile (docs/deployment.md,
+     * "Backups").
+     */
+    public AutoCloseable holdWhileServing() {
+        try {
+            return kind.holdWhileServing(jdbcUrl);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot mark " + jdbcUrl + " as served: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What a restore did: where the replaced database was kept, and the donors it recorded as erased after the backup
+     * (by application), to erase again on the restored one.
+     */
+    public record Restored(java.nio.file.Path keptAside, List<ErasedDonor> erasedSince) {
+    }
+
+    /** A donor of an application, erased. */
+    public record ErasedDonor(long applicationId, long donorId) {
+    }
+
+    /**
+     * Puts a backup in place of the database of {@code settings}, no service running on it (docs/deployment.md,
+     * "Backups"). The caller erases again the donors it returns, on the database opened afterwards.
+     *
+     * @throws UnsupportedOperationException on a server database, naming its own tool
+     * @throws IllegalArgumentException naming why it is refused; nothing is changed then
+     */
+    public static Restored restore(DatabaseSettings settings, java.nio.file.Path backup, boolean replayErasures,
+            Instant now) {
+        DatabaseKind kind = SupportedDatabases.forUrl(settings.jdbcUrl());
+        try {
+            var restored = kind.restore(settings.jdbcUrl(), backup, replayErasures, now);
+            return new Restored(restored.keptAside(), restored.erasedSince().stream()
+                    .map(pair -> new ErasedDonor(pair[0], pair[1])).toList());
+        } catch (SQLException | java.io.IOException e) {
+            throw new IllegalStateException("the restore failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** A backup kept: its file, its size, and how many donors of every application it holds. */
+    public record Backup(java.nio.file.Path file, long bytes, long donors) {
+    }
+
+    /**
+     * Takes a backup of the database while it serves (docs/deployment.md, "Backups"), into {@code directory} or the
+     * database's default, named by {@code now}.
+     *
+     * @throws UnsupportedOperationException on a server database, naming its own tool
+     * @throws IllegalStateException when the copy fails its check (nothing is kept)
+     */
+    public Backup backUp(java.util.Optional<java.nio.file.Path> directory, Instant now) {
+        try {
+            BackupTaken taken = kind.backUp(dataSource, jdbcUrl, directory, now);
+            return new Backup(taken.file(), taken.bytes(), taken.donors());
+        } catch (SQLException | java.io.IOException e) {
+            throw new IllegalStateException("the backup failed: " + e.getMessage() + "; nothing was kept.", e);
+        }
+    }
+
     public DatabaseKind kind() {
         return kind;
     }

@@ -67,4 +67,56 @@ public interface Connections {
 
     /** What a clean stop does before it closes the pool. */
     void beforeClose(DataSource pool);
+
+    /**
+     * Takes a backup while the database serves (docs/deployment.md, "Backups"): a consistent copy written under a
+     * temporary name, checked, then kept as {@code donors-YYYYMMDDTHHMMSSZ.db} in {@code directory} (or the
+     * database's own default), readable by its owner only; nothing is left of a backup that failed. A database file
+     * does it itself; a server's backup is its own tool's job, which the refusal names.
+     *
+     * @throws UnsupportedOperationException for a server, naming its tool and where docs/deployment.md says how
+     * @throws IllegalStateException when the copy fails its check (nothing is kept)
+     */
+    default BackupTaken backUp(DataSource pool, String jdbcUrl, java.util.Optional<java.nio.file.Path> directory,
+            java.time.Instant now) throws SQLException, java.io.IOException {
+        throw new UnsupportedOperationException("backup copies a SQLite database file; this database (" + name()
+                + ") is backed up with " + backupTool() + ", as docs/deployment.md, \"Backups\", shows.");
+    }
+
+    /**
+     * Holds the database as a running service's until closed, so that a restore can tell it is in use (a file
+     * database; a server's restore is its own tools' job, and nothing is held).
+     */
+    default AutoCloseable holdWhileServing(String jdbcUrl) throws java.io.IOException {
+        return () -> { };
+    }
+
+    /**
+     * Puts a backup in place of the database, the service stopped (docs/deployment.md, "Backups"): the backup checked,
+     * the erasures the current database recorded after the backup read, the current database kept beside it, the
+     * backup copied in. The erasures are the caller's to apply again on the restored database.
+     *
+     * @param replayErasures whether the current database must be read for its erasures (refused when it cannot be)
+     * @throws UnsupportedOperationException for a server, naming its tool
+     * @throws IllegalArgumentException naming why the restore is refused (a service holds the database, the backup
+     *         fails its check, the current database cannot be read); nothing is changed then
+     */
+    default Restored restore(String jdbcUrl, java.nio.file.Path backup, boolean replayErasures, java.time.Instant now)
+            throws SQLException, java.io.IOException {
+        throw new UnsupportedOperationException("restore puts back a SQLite backup; this database (" + name()
+                + ") is restored with its own tools after " + backupTool() + ", as docs/deployment.md, \"Backups\","
+                + " shows.");
+    }
+
+    /**
+     * What a restore did: where the database it replaced was kept, and the donors (application id, donor id) that
+     * database recorded as erased after the backup, to erase again.
+     */
+    record Restored(java.nio.file.Path keptAside, List<long[]> erasedSince) {
+    }
+
+    /** The tool a server's backups are taken with, for {@link #backUp}'s refusal. */
+    default String backupTool() {
+        return "its own tools";
+    }
 }

@@ -76,6 +76,11 @@ public final class MariadbKind implements DatabaseKind {
     }
 
     @Override
+    public String backupTool() {
+        return "mariadb-dump";
+    }
+
+    @Override
     public String name() {
         return "mariadb";
     }

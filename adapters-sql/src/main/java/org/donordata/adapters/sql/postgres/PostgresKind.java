@@ -63,6 +63,11 @@ public final class PostgresKind implements DatabaseKind {
     }
 
     @Override
+    public String backupTool() {
+        return "pg_dump";
+    }
+
+    @Override
     public String name() {
         return "postgresql";
     }

@@ -18,6 +18,7 @@ import java.util.Properties;
 
 import javax.sql.DataSource;
 
+import org.donordata.adapters.sql.kit.BackupTaken;
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.GroupCommitWriter;
@@ -264,6 +265,23 @@ public final class SqliteKind implements DatabaseKind {
     }
 
     // Empties the WAL into the file at a clean stop, so no older page version (which may hold erased data) stays.
+    @Override
+    public BackupTaken backUp(DataSource pool, String jdbcUrl, java.util.Optional<java.nio.file.Path> directory,
+            java.time.Instant now) throws SQLException, java.io.IOException {
+        return SqliteBackup.take(pool, SqliteFile.file(jdbcUrl), directory, now);
+    }
+
+    @Override
+    public AutoCloseable holdWhileServing(String jdbcUrl) throws java.io.IOException {
+        return SqliteBackup.holdWhileServing(SqliteFile.file(jdbcUrl));
+    }
+
+    @Override
+    public Restored restore(String jdbcUrl, java.nio.file.Path backup, boolean replayErasures, java.time.Instant now)
+            throws SQLException, java.io.IOException {
+        return SqliteBackup.restore(SqliteFile.file(jdbcUrl), backup, replayErasures, now);
+    }
+
     @Override
     public void beforeClose(DataSource pool) {
         try (Connection connection = pool.getConnection()) {

@@ -1,0 +1,201 @@
+package org.donordata.adapters.sql.sqlite;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+
+import javax.sql.DataSource;
+
+import org.donordata.adapters.sql.kit.BackupTaken;
+import org.donordata.adapters.sql.kit.Connections;
+
+/**
+ * A backup of a SQLite database while it serves (docs/deployment.md, "Backups"): {@code VACUUM INTO} a temporary file
+ * beside the backups (a read transaction on a snapshot: in WAL mode the writer goes on meanwhile), the copy checked
+ * with {@code PRAGMA integrity_check} and its donors counted, then made its owner's only and renamed to
+ * {@code donors-YYYYMMDDTHHMMSSZ.db}. A backup that fails, or a process killed meanwhile, leaves only the temporary
+ * name ({@code .donors-….db.partial}), which no restore takes for a backup.
+ */
+final class SqliteBackup {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    private SqliteBackup() {
+    }
+
+    static BackupTaken take(DataSource pool, Path database, Optional<Path> directory, Instant now)
+            throws SQLException, IOException {
+        Path into = directory.orElse(database.getParent().resolve("backups")).toAbsolutePath();
+        Files.createDirectories(into);
+        String name = "donors-" + STAMP.format(now) + ".db";
+        Path kept = into.resolve(name);
+        if (Files.exists(kept)) {
+            throw new IllegalStateException(kept + " exists already: a backup was taken this second; nothing was"
+                    + " written.");
+        }
+        Path partial = into.resolve("." + name + ".partial");
+        Files.deleteIfExists(partial);
+        try {
+            try (Connection connection = pool.getConnection(); Statement vacuum = connection.createStatement()) {
+                vacuum.execute("VACUUM INTO '" + partial.toString().replace("'", "''") + "'");
+            }
+            long donors = checked(partial);
+            Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
+            try {
+                Files.move(partial, kept, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException sameDirectoryAlways) {
+                Files.move(partial, kept);
+            }
+            return new BackupTaken(kept, Files.size(kept), donors);
+        } finally {
+            Files.deleteIfExists(partial);
+        }
+    }
+
+    /**
+     * The copy's donors, once SQLite finds the file whole.
+     *
+     * @throws IllegalStateException naming what its check found
+     */
+    private static long checked(Path copy) throws SQLException {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + copy);
+                Statement check = connection.createStatement()) {
+            try (ResultSet integrity = check.executeQuery("PRAGMA integrity_check")) {
+                String verdict = integrity.next() ? integrity.getString(1) : "no answer";
+                if (!"ok".equals(verdict)) {
+                    throw new IllegalStateException("the backup failed its check (" + verdict + "); nothing was kept.");
+                }
+            }
+            try (ResultSet count = check.executeQuery("SELECT count(*) FROM donors")) {
+                count.next();
+                return count.getLong(1);
+            }
+        }
+    }
+
+    /** The lock file a running service holds shared, and a restore tries to take for itself. */
+    private static Path servingLock(Path database) {
+        return database.resolveSibling(database.getFileName() + ".serving");
+    }
+
+    static AutoCloseable holdWhileServing(Path database) throws IOException {
+        FileChannel channel = FileChannel.open(servingLock(database), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE, StandardOpenOption.READ);
+        try {
+            FileLock lock = channel.lock(0, Long.MAX_VALUE, true);
+            return () -> {
+                lock.release();
+                channel.close();
+            };
+        } catch (OverlappingFileLockException heldInThisProcess) {
+            // Another service of this process serves the file (tests): it holds the lock for both.
+            channel.close();
+            return () -> { };
+        }
+    }
+
+    static Connections.Restored restore(Path database, Path backup, boolean replayErasures, Instant now)
+            throws SQLException, IOException {
+        try (FileChannel channel = FileChannel.open(servingLock(database), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE, StandardOpenOption.READ);
+                FileLock held = tryLock(channel)) {
+            if (held == null) {
+                throw new IllegalArgumentException("a service holds " + database + ": stop it first; nothing was"
+                        + " changed.");
+            }
+            long mark = backupMark(backup);
+            List<long[]> erased = replayErasures ? erasedAfter(database, mark) : List.of();
+            String stamp = STAMP.format(now);
+            Path aside = database.resolveSibling(database.getFileName() + ".before-restore-" + stamp);
+            for (String suffix : List.of("", "-wal", "-shm")) {
+                Path file = Path.of(database + suffix);
+                if (Files.exists(file)) {
+                    Files.move(file, Path.of(aside + suffix));
+                }
+            }
+            Path partial = database.resolveSibling("." + database.getFileName() + ".restoring");
+            Files.copy(backup, partial, StandardCopyOption.REPLACE_EXISTING);
+            Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
+            Files.move(partial, database, StandardCopyOption.ATOMIC_MOVE);
+            return new Connections.Restored(aside, erased);
+        }
+    }
+
+    /** The lock for this process alone, or null when a service holds it, in this process or another. */
+    private static FileLock tryLock(FileChannel channel) throws IOException {
+        try {
+            return channel.tryLock();
+        } catch (OverlappingFileLockException heldInThisProcess) {
+            return null;
+        }
+    }
+
+    /**
+     * The backup's last trail record: every record the current database has past it was written after the backup.
+     *
+     * @throws IllegalArgumentException when the file is no whole backup of this service's database
+     */
+    private static long backupMark(Path backup) throws SQLException {
+        if (!Files.isRegularFile(backup)) {
+            throw new IllegalArgumentException(backup + " is no file; nothing was changed.");
+        }
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:file:" + backup + "?mode=ro");
+                Statement read = connection.createStatement()) {
+            try (ResultSet integrity = read.executeQuery("PRAGMA integrity_check")) {
+                String verdict = integrity.next() ? integrity.getString(1) : "no answer";
+                if (!"ok".equals(verdict)) {
+                    throw new IllegalArgumentException(backup + " fails its check (" + verdict + "); nothing was"
+                            + " changed.");
+                }
+            }
+            try (ResultSet mark = read.executeQuery("SELECT coalesce(max(id), 0) FROM audit_trail")) {
+                mark.next();
+                return mark.getLong(1);
+            }
+        } catch (SQLException unreadable) {
+            throw new IllegalArgumentException(backup + " is not a backup of this service's database ("
+                    + unreadable.getMessage().lines().findFirst().orElse("") + "); nothing was changed.");
+        }
+    }
+
+    /** The donors the current database's trail records as erased after the backup's mark, in the order erased. */
+    private static List<long[]> erasedAfter(Path database, long mark) {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:file:" + database + "?mode=ro");
+                PreparedStatement read = connection.prepareStatement("SELECT application_id, donor_id FROM audit_trail"
+                        + " WHERE action = 'erased' AND id > ? ORDER BY id")) {
+            read.setLong(1, mark);
+            List<long[]> erased = new ArrayList<>();
+            try (ResultSet rows = read.executeQuery()) {
+                while (rows.next()) {
+                    erased.add(new long[] {rows.getLong(1), rows.getLong(2)});
+                }
+            }
+            return erased;
+        } catch (SQLException unreadable) {
+            throw new IllegalArgumentException("the current database " + database + " cannot be read for the erasures"
+                    + " it recorded after the backup (" + unreadable.getMessage().lines().findFirst().orElse("")
+                    + "); restore with --without-erasure-replay to put the backup back without them, and erase"
+                    + " those donors again by hand; nothing was changed.");
+        }
+    }
+}

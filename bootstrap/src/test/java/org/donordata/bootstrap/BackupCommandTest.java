@@ -1,0 +1,111 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.donordata.adapters.sql.DatabaseSettings;
+import org.donordata.adapters.sql.SqlDatabase;
+import org.donordata.application.ApplicationId;
+import org.donordata.domain.DonorFilter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** docs/deployment.md, "Backups": the backup command on SQLite while the service serves, and its refusal elsewhere. */
+class BackupCommandTest {
+
+    private static final String KEY = "backup-command-test-key-0123456789";
+    private static final Pattern TAKEN = Pattern.compile(
+            "Backed up to (.*/donors-[0-9]{8}T[0-9]{6}Z\\.db): [0-9,]+ bytes, ([0-9,]+) donors\\.\\s*");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(120)
+    void aCheckedCopyIsKeptWhileTheServiceServesWritesNoneRefused() throws Exception {
+        Map<String, String> env = env(TestDatabase.sqlite(dir).env());
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env),
+                new PrintStream(new ByteArrayOutputStream()))) {
+            ApiClient client = new ApiClient(service.port());
+            for (int i = 0; i < 20; i++) {
+                assertEquals(201, client.post("/api/v1/donors", KEY, "{\"first_name\":\"Ada\",\"last_name\":\"" + i
+                        + "\"}").status());
+            }
+            AtomicBoolean backingUp = new AtomicBoolean(true);
+            List<Integer> statuses = new ArrayList<>();
+            Thread writer = Thread.ofVirtual().start(() -> {
+                while (backingUp.get()) {
+                    statuses.add(client.post("/api/v1/donors", KEY, "{\"first_name\":\"During\",\"last_name\":\"B\"}")
+                            .status());
+                }
+            });
+            CommandRun taken = CommandRun.of(env, "backup");
+            backingUp.set(false);
+            writer.join();
+
+            assertEquals(0, taken.exit(), taken.err());
+            Matcher shown = TAKEN.matcher(taken.out());
+            assertTrue(shown.matches(), taken.out());
+            Path backup = Path.of(shown.group(1));
+            assertEquals(dir.resolve("backups").toAbsolutePath(), backup.getParent().toAbsolutePath(),
+                    "beside the database by default");
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(backup)));
+            long donors = Long.parseLong(shown.group(2).replace(",", ""));
+            assertTrue(donors >= 20, taken.out());
+            assertTrue(statuses.stream().allMatch(status -> status == 201), "every create during it: " + statuses);
+            try (Stream<Path> kept = Files.list(backup.getParent())) {
+                assertEquals(List.of(backup), kept.toList(), "nothing else, no partial file, is left");
+            }
+            Path elsewhere = dir.resolve("offsite");
+            CommandRun again = CommandRun.of(env, "backup", "--to", elsewhere.toString());
+            assertEquals(0, again.exit(), again.err());
+            assertTrue(again.out().contains(elsewhere.toAbsolutePath().toString()), again.out());
+
+            // The copy is the database as it was: a service opens it and finds its donors.
+            Path copy = dir.resolve("restored.db");
+            Files.copy(backup, copy);
+            try (SqlDatabase restored = SqlDatabase.open(DatabaseSettings.of("jdbc:sqlite:" + copy, null, null))) {
+                ApplicationId application = restored.applications().list().getFirst().id();
+                assertEquals(donors, restored.donors().list(application, DonorFilter.NONE, 0, 1_000).size());
+            }
+        }
+    }
+
+    @Test
+    void aServerDatabaseIsRefusedNamingItsTool() {
+        try (TestDatabase postgres = TestDatabase.postgres()) {
+            CommandRun refused = CommandRun.of(env(postgres.env()), "backup", "--to", dir.toString());
+            assertEquals(1, refused.exit());
+            assertTrue(refused.err().startsWith("error: backup copies a SQLite database file; this database"
+                    + " (postgresql) is backed up with pg_dump, as docs/deployment.md, \"Backups\", shows."),
+                    refused.err());
+        }
+        try (Stream<Path> written = Files.list(dir)) {
+            assertEquals(List.of(), written.toList(), "nothing was written");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static Map<String, String> env(Map<String, String> database) {
+        Map<String, String> env = new HashMap<>(database);
+        env.put("DONORS_PORT", "0");
+        env.put("DONORS_API_KEY", KEY);
+        return env;
+    }
+}

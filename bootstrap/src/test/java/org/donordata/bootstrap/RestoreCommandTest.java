@@ -1,0 +1,121 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * docs/deployment.md, "Backups": a restore puts a backup back and erases again whom the replaced database erased after
+ * it, so that nothing of such a donor is in the restored file after a clean stop; it refuses while a service runs,
+ * without --yes, and for a backup cut short, changing nothing.
+ */
+class RestoreCommandTest {
+
+    private static final String KEY = "restore-command-test-key-0123456789";
+    private static final Pattern TAKEN = Pattern.compile("Backed up to (.*\\.db): .*", Pattern.DOTALL);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(180)
+    void anErasureAfterTheBackupIsMadeAgainAndNothingOfTheDonorIsLeftInTheRestoredFile() throws Exception {
+        Map<String, String> env = env(TestDatabase.sqlite(dir).env());
+        String unique = "Quillfeather" + System.nanoTime();
+        long erasedLater;
+        long kept;
+        Path backup;
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            ApiClient client = new ApiClient(service.port());
+            erasedLater = created(client, unique, unique.toLowerCase() + "@example.org");
+            kept = created(client, "Kept", "kept@example.org");
+            CommandRun taken = CommandRun.of(env, "backup");
+            assertEquals(0, taken.exit(), taken.err());
+            Matcher shown = TAKEN.matcher(taken.out());
+            assertTrue(shown.matches(), taken.out());
+            backup = Path.of(shown.group(1));
+
+            CommandRun whileServing = CommandRun.of(env, "restore", backup.toString(), "--yes");
+            assertEquals(1, whileServing.exit());
+            assertTrue(whileServing.err().contains("a service holds"), whileServing.err());
+
+            assertEquals(200, client.post("/api/v1/donors/" + erasedLater + "/erase", KEY, "{}").status());
+            created(client, "After", "after@example.org");
+        }
+        Path database = dir.resolve("donors.db");
+        byte[] before = Files.readAllBytes(database);
+
+        CommandRun withoutYes = CommandRun.of(env, "restore", backup.toString());
+        assertEquals(1, withoutYes.exit());
+        assertTrue(withoutYes.err().contains("--yes"), withoutYes.err());
+        Path cutShort = dir.resolve("cut-short.db");
+        byte[] whole = Files.readAllBytes(backup);
+        Files.write(cutShort, Arrays.copyOf(whole, whole.length / 2));
+        CommandRun refused = CommandRun.of(env, "restore", cutShort.toString(), "--yes");
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("nothing was changed"), refused.err());
+        assertArrayEquals(before, Files.readAllBytes(database), "a refused restore changes nothing");
+
+        CommandRun restored = CommandRun.of(env, "restore", backup.toString(), "--yes");
+        assertEquals(0, restored.exit(), restored.err());
+        assertTrue(restored.out().contains("Erased again 1 donor erased after the backup."), restored.out());
+        try (Stream<Path> files = Files.list(dir)) {
+            assertTrue(files.anyMatch(file -> file.getFileName().toString().startsWith("donors.db.before-restore-")),
+                    "the replaced database is kept beside it");
+        }
+
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            ApiClient client = new ApiClient(service.port());
+            JsonObject erased = client.get("/api/v1/donors/" + erasedLater, KEY).body().getJsonArray("data")
+                    .getJsonObject(0);
+            assertFalse(erased.isNull("erased_at"), erased.toString());
+            assertTrue(erased.isNull("first_name"), erased.toString());
+            assertEquals(200, client.get("/api/v1/donors/" + kept, KEY).status());
+            assertEquals(404, client.get("/api/v1/donors/" + (kept + 1), KEY).status(), "a change after the backup");
+        }
+        for (String suffix : new String[] {"", "-wal"}) {
+            Path file = Path.of(database + suffix);
+            if (Files.exists(file)) {
+                String bytes = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+                assertFalse(bytes.contains(unique), file + " holds the erased donor's name");
+                assertFalse(bytes.contains(unique.toLowerCase()), file + " holds the erased donor's email");
+            }
+        }
+    }
+
+    private static long created(ApiClient client, String name, String email) {
+        ApiClient.Response response = client.post("/api/v1/donors", KEY, "{\"first_name\": \"" + name
+                + "\", \"last_name\": \"" + name + "\", \"email\": \"" + email + "\"}");
+        assertEquals(201, response.status(), response.body()::toString);
+        return response.body().getJsonNumber("data").longValue();
+    }
+
+    private static Map<String, String> env(Map<String, String> database) {
+        Map<String, String> env = new HashMap<>(database);
+        env.put("DONORS_PORT", "0");
+        env.put("DONORS_API_KEY", KEY);
+        return env;
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream());
+    }
+}
