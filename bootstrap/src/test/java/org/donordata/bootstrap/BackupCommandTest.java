@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,7 +37,7 @@ class BackupCommandTest {
     @Test
     @Timeout(120)
     void aCheckedCopyIsKeptWhileTheServiceServesWritesNoneRefused() throws Exception {
-        Map<String, String> env = env(TestDatabase.sqlite(dir).env());
+        Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
         try (RunningService service = RunningService.start(Settings.fromEnvironment(env),
                 new PrintStream(new ByteArrayOutputStream()))) {
             ApiClient client = new ApiClient(service.port());
@@ -89,7 +88,7 @@ class BackupCommandTest {
     @Test
     void aServerDatabaseIsRefusedNamingItsTool() {
         try (TestDatabase postgres = TestDatabase.postgres()) {
-            CommandRun refused = CommandRun.of(env(postgres.env()), "backup", "--to", dir.toString());
+            CommandRun refused = CommandRun.of(postgres.servedWith(KEY), "backup", "--to", dir.toString());
             assertEquals(1, refused.exit());
             assertTrue(refused.err().startsWith("error: backup copies a SQLite database file; this database"
                     + " (postgresql) is backed up with pg_dump, as docs/deployment.md, \"Backups\", shows."),
@@ -102,10 +101,4 @@ class BackupCommandTest {
         }
     }
 
-    private static Map<String, String> env(Map<String, String> database) {
-        Map<String, String> env = new HashMap<>(database);
-        env.put("DONORS_PORT", "0");
-        env.put("DONORS_API_KEY", KEY);
-        return env;
-    }
 }

@@ -80,9 +80,7 @@ class ChangeFeedRaceTest {
     }
 
     private static Map<String, String> env(TestDatabase database) {
-        Map<String, String> env = new HashMap<>(database.env());
-        env.put("DONORS_PORT", "0");
-        env.put("DONORS_API_KEY", KEY);
+        Map<String, String> env = database.servedWith(KEY);
         env.put("DONORS_RATE_LIMIT_PER_SECOND", "100000");
         return env;
     }

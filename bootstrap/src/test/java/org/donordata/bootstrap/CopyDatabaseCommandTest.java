@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
@@ -29,8 +28,8 @@ class CopyDatabaseCommandTest {
     @BeforeEach
     void databases() {
         postgres = TestDatabase.postgres();
-        sqliteEnv = withPortAndKey(TestDatabase.sqlite(dir).env());
-        postgresEnv = withPortAndKey(postgres.env());
+        sqliteEnv = TestDatabase.sqlite(dir).servedWith(KEY);
+        postgresEnv = postgres.servedWith(KEY);
     }
 
     @AfterEach
@@ -81,13 +80,6 @@ class CopyDatabaseCommandTest {
         CommandRun refused = CommandRun.of(sqliteEnv, "copy-database", "--from", sqliteEnv.get("DONORS_DB_URL"));
         assertEquals(1, refused.exit());
         assertTrue(refused.err().contains("nothing to copy"), refused.err());
-    }
-
-    private static Map<String, String> withPortAndKey(Map<String, String> database) {
-        Map<String, String> env = new HashMap<>(database);
-        env.put("DONORS_PORT", "0");
-        env.put("DONORS_API_KEY", KEY);
-        return env;
     }
 
     private static PrintStream quiet() {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -50,9 +49,7 @@ abstract class EndToEndTest {
     @BeforeEach
     void start() {
         database = database(dataDir);
-        env = new HashMap<>(database.env());
-        env.put("DONORS_PORT", "0");
-        env.put("DONORS_API_KEY", KEY);
+        env = database.servedWith(KEY);
         // The concurrency test below sends far more than the default 1,000 requests a second.
         env.put("DONORS_RATE_LIMIT_PER_SECOND", "1000000");
         env.put("DONORS_API_KEY_CACHE_SECONDS", "1");

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -164,9 +163,6 @@ class ErasureLeavesNoTraceTest {
     }
 
     private static Map<String, String> env(TestDatabase database) {
-        Map<String, String> env = new HashMap<>(database.env());
-        env.put("DONORS_PORT", "0");
-        env.put("DONORS_API_KEY", KEY);
-        return env;
+        return database.servedWith(KEY);
     }
 }

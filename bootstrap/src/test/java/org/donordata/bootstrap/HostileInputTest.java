@@ -15,7 +15,6 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,9 +56,7 @@ abstract class HostileInputTest {
     @BeforeAll
     void start() throws Exception {
         database = database(dataDir);
-        Map<String, String> env = new HashMap<>(database.env());
-        env.put("DONORS_PORT", "0");
-        env.put("DONORS_API_KEY", KEY);
+        Map<String, String> env = database.servedWith(KEY);
         service = RunningService.start(Settings.fromEnvironment(env), new PrintStream(new ByteArrayOutputStream()));
         client = new ApiClient(service.port());
         // Donor 1 (external id crm-1, version 1) and others, so that a refused modify or erase has something to change.

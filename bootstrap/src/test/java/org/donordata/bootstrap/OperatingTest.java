@@ -13,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -62,10 +61,8 @@ class OperatingTest {
     @Test
     void readinessIs503WhilePostgresIsUnreachableAnd200OnceItIsBack() throws Exception {
         try (TestDatabase database = TestDatabase.postgres(); TcpProxy proxy = new TcpProxy(5432)) {
-            Map<String, String> env = new HashMap<>(database.env());
+            Map<String, String> env = database.servedWith(KEY);
             env.put("DONORS_DB_URL", database.env().get("DONORS_DB_URL").replace(":5432/", ":" + proxy.port() + "/"));
-            env.put("DONORS_PORT", "0");
-            env.put("DONORS_API_KEY", KEY);
             env.put("DONORS_DB_CONNECTION_TIMEOUT_MS", "1000");
             try (RunningService service = RunningService.start(Settings.fromEnvironment(env),
                     new PrintStream(new ByteArrayOutputStream()))) {

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,7 +37,7 @@ class RestoreCommandTest {
     @Test
     @Timeout(180)
     void anErasureAfterTheBackupIsMadeAgainAndNothingOfTheDonorIsLeftInTheRestoredFile() throws Exception {
-        Map<String, String> env = env(TestDatabase.sqlite(dir).env());
+        Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
         String unique = "Quillfeather" + System.nanoTime();
         long erasedLater;
         long kept;
@@ -106,13 +105,6 @@ class RestoreCommandTest {
                 + "\", \"last_name\": \"" + name + "\", \"email\": \"" + email + "\"}");
         assertEquals(201, response.status(), response.body()::toString);
         return response.body().getJsonNumber("data").longValue();
-    }
-
-    private static Map<String, String> env(Map<String, String> database) {
-        Map<String, String> env = new HashMap<>(database);
-        env.put("DONORS_PORT", "0");
-        env.put("DONORS_API_KEY", KEY);
-        return env;
     }
 
     private static PrintStream quiet() {

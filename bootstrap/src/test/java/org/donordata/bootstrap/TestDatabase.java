@@ -52,6 +52,14 @@ record TestDatabase(Map<String, String> env, Runnable cleanup) implements AutoCl
                 () -> execute(server, user, "DROP DATABASE " + database));
     }
 
+    /** The settings of a service on this database that any port and this key open: a map to add settings to. */
+    Map<String, String> servedWith(String apiKey) {
+        Map<String, String> served = new java.util.HashMap<>(env);
+        served.put("DONORS_PORT", "0");
+        served.put("DONORS_API_KEY", apiKey);
+        return served;
+    }
+
     @Override
     public void close() {
         cleanup.run();

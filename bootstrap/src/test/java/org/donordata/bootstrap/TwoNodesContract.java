@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +51,7 @@ abstract class TwoNodesContract {
     @BeforeAll
     void startTwoNodes() {
         database = newDatabase();
-        env = new HashMap<>(database.env());
-        env.put("DONORS_PORT", "0");
-        env.put("DONORS_API_KEY", KEY);
+        env = database.servedWith(KEY);
         env.put("DONORS_API_KEY_CACHE_SECONDS", String.valueOf(KEY_CACHE.toSeconds()));
         nodeA = ServiceProcess.start(env, logs.resolve("node-a.log"));
         nodeB = ServiceProcess.start(env, logs.resolve("node-b.log"));
