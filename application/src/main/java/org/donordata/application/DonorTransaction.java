@@ -105,8 +105,9 @@ public interface DonorTransaction {
     ConsentHistory consentHistory(long donorId, ConsentPair pair);
 
     /**
-     * Takes the purpose for the owner's consent records, held until this write ends: true when the owner's records
-     * name it already or name fewer than {@code max} purposes (then it is one of them from now on), false otherwise.
+     * Takes a purpose {@link #consentHistory} found not named yet, in the owner's turn for new purposes: true when the
+     * owner's records name it by now or name fewer than {@code max} purposes (then it is one of them from now on),
+     * false otherwise.
      */
     boolean takePurpose(String purpose, int max);
 

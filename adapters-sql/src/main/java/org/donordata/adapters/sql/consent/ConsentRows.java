@@ -135,11 +135,9 @@ public record ConsentRows(DatabaseKind kind, Statement history, Statement purpos
     /** DonorTransaction.takePurpose: a new purpose counted and added in the owner's turn for them. */
     public boolean takePurpose(DSLContext tx, ApplicationId owner, String purpose, int max) {
         Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(PURPOSE, purpose);
-        if (purposeTaken.fetchNumber(tx, bindings) > 0) {
-            return true;
-        }
+        // Asked only when the record's history found the purpose not named (ConsentHistory.purposeTaken): so read in
+        // the turn, where a write that took it first may have added it meanwhile.
         kind.lockKey(tx, owner.value(), PURPOSES_TURN);
-        // Again in the turn: a write that took it first may have added this one.
         if (purposeTaken.fetchNumber(tx, bindings) > 0) {
             return true;
         }
