@@ -2,6 +2,8 @@ package org.donordata.adapters.sql;
 
 import static org.donordata.adapters.sql.schema.Tables.INSTALLATION_SECRETS;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -12,11 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -238,7 +240,7 @@ public final class SqlDatabase implements AutoCloseable {
     public AutoCloseable holdWhileServing() {
         try {
             return kind.holdWhileServing(jdbcUrl);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("cannot mark " + jdbcUrl + " as served: " + e.getMessage(), e);
         }
     }
@@ -247,7 +249,7 @@ public final class SqlDatabase implements AutoCloseable {
      * What a restore did: where the replaced database was kept, and the donors it recorded as erased after the backup
      * (by application), to erase again on the restored one.
      */
-    public record Restored(java.nio.file.Path keptAside, List<ErasedDonor> erasedSince) {
+    public record Restored(Path keptAside, List<ErasedDonor> erasedSince) {
     }
 
     /** A donor of an application, erased. */
@@ -261,20 +263,20 @@ public final class SqlDatabase implements AutoCloseable {
      * @throws UnsupportedOperationException on a server database, naming its own tool
      * @throws IllegalArgumentException naming why it is refused; nothing is changed then
      */
-    public static Restored restore(DatabaseSettings settings, java.nio.file.Path backup, boolean replayErasures,
+    public static Restored restore(DatabaseSettings settings, Path backup, boolean replayErasures,
             Instant now) {
         DatabaseKind kind = SupportedDatabases.forUrl(settings.jdbcUrl());
         try {
             var restored = kind.restore(settings.jdbcUrl(), backup, replayErasures, now);
             return new Restored(restored.keptAside(), restored.erasedSince().stream()
                     .map(pair -> new ErasedDonor(pair[0], pair[1])).toList());
-        } catch (SQLException | java.io.IOException e) {
+        } catch (SQLException | IOException e) {
             throw new IllegalStateException("the restore failed: " + e.getMessage(), e);
         }
     }
 
     /** A backup kept: its file, its size, and how many donors of every application it holds. */
-    public record Backup(java.nio.file.Path file, long bytes, long donors) {
+    public record Backup(Path file, long bytes, long donors) {
     }
 
     /**
@@ -284,11 +286,11 @@ public final class SqlDatabase implements AutoCloseable {
      * @throws UnsupportedOperationException on a server database, naming its own tool
      * @throws IllegalStateException when the copy fails its check (nothing is kept)
      */
-    public Backup backUp(java.util.Optional<java.nio.file.Path> directory, Instant now) {
+    public Backup backUp(Optional<Path> directory, Instant now) {
         try {
             BackupTaken taken = kind.backUp(dataSource, jdbcUrl, directory, now);
             return new Backup(taken.file(), taken.bytes(), taken.donors());
-        } catch (SQLException | java.io.IOException e) {
+        } catch (SQLException | IOException e) {
             throw new IllegalStateException("the backup failed: " + e.getMessage() + "; nothing was kept.", e);
         }
     }

@@ -1,9 +1,13 @@
 package org.donordata.adapters.sql.kit;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 import javax.sql.DataSource;
@@ -77,8 +81,8 @@ public interface Connections {
      * @throws UnsupportedOperationException for a server, naming its tool and where docs/deployment.md says how
      * @throws IllegalStateException when the copy fails its check (nothing is kept)
      */
-    default BackupTaken backUp(DataSource pool, String jdbcUrl, java.util.Optional<java.nio.file.Path> directory,
-            java.time.Instant now) throws SQLException, java.io.IOException {
+    default BackupTaken backUp(DataSource pool, String jdbcUrl, Optional<Path> directory,
+            Instant now) throws SQLException, IOException {
         throw new UnsupportedOperationException("backup copies a SQLite database file; this database (" + name()
                 + ") is backed up with " + backupTool() + ", as docs/deployment.md, \"Backups\", shows.");
     }
@@ -87,7 +91,7 @@ public interface Connections {
      * Holds the database as a running service's until closed, so that a restore can tell it is in use (a file
      * database; a server's restore is its own tools' job, and nothing is held).
      */
-    default AutoCloseable holdWhileServing(String jdbcUrl) throws java.io.IOException {
+    default AutoCloseable holdWhileServing(String jdbcUrl) throws IOException {
         return () -> { };
     }
 
@@ -101,8 +105,8 @@ public interface Connections {
      * @throws IllegalArgumentException naming why the restore is refused (a service holds the database, the backup
      *         fails its check, the current database cannot be read); nothing is changed then
      */
-    default Restored restore(String jdbcUrl, java.nio.file.Path backup, boolean replayErasures, java.time.Instant now)
-            throws SQLException, java.io.IOException {
+    default Restored restore(String jdbcUrl, Path backup, boolean replayErasures, Instant now)
+            throws SQLException, IOException {
         throw new UnsupportedOperationException("restore puts back a SQLite backup; this database (" + name()
                 + ") is restored with its own tools after " + backupTool() + ", as docs/deployment.md, \"Backups\","
                 + " shows.");
@@ -112,7 +116,7 @@ public interface Connections {
      * What a restore did: where the database it replaced was kept, and the donors (application id, donor id) that
      * database recorded as erased after the backup, to erase again.
      */
-    record Restored(java.nio.file.Path keptAside, List<long[]> erasedSince) {
+    record Restored(Path keptAside, List<long[]> erasedSince) {
     }
 
     /** The tool a server's backups are taken with, for {@link #backUp}'s refusal. */

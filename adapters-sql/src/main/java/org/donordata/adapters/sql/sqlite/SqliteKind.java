@@ -4,7 +4,9 @@ package org.donordata.adapters.sql.sqlite;
 import static org.donordata.adapters.sql.schema.Tables.AUDIT_TRAIL;
 import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -266,19 +268,19 @@ public final class SqliteKind implements DatabaseKind {
 
     // Empties the WAL into the file at a clean stop, so no older page version (which may hold erased data) stays.
     @Override
-    public BackupTaken backUp(DataSource pool, String jdbcUrl, java.util.Optional<java.nio.file.Path> directory,
-            java.time.Instant now) throws SQLException, java.io.IOException {
+    public BackupTaken backUp(DataSource pool, String jdbcUrl, Optional<Path> directory,
+            Instant now) throws SQLException, IOException {
         return SqliteBackup.take(pool, SqliteFile.file(jdbcUrl), directory, now);
     }
 
     @Override
-    public AutoCloseable holdWhileServing(String jdbcUrl) throws java.io.IOException {
+    public AutoCloseable holdWhileServing(String jdbcUrl) throws IOException {
         return SqliteBackup.holdWhileServing(SqliteFile.file(jdbcUrl));
     }
 
     @Override
-    public Restored restore(String jdbcUrl, java.nio.file.Path backup, boolean replayErasures, java.time.Instant now)
-            throws SQLException, java.io.IOException {
+    public Restored restore(String jdbcUrl, Path backup, boolean replayErasures, Instant now)
+            throws SQLException, IOException {
         return SqliteBackup.restore(SqliteFile.file(jdbcUrl), backup, replayErasures, now);
     }
 
