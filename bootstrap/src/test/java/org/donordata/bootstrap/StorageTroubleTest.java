@@ -150,8 +150,9 @@ class StorageTroubleTest {
     @Test
     @Timeout(120)
     void sqliteOnAFullFileSystemAnswers503UntilSpaceIsFreedAndKeepsWhatItAcknowledged() throws Exception {
-        Path mount = smallFileSystem("small-disk", "4m");
-        try (LogCapture storageLog = LogCapture.of(STORAGE_LOG)) {
+        try (SmallFileSystem disk = SmallFileSystem.mount(dir, "small-disk", "4m");
+                LogCapture storageLog = LogCapture.of(STORAGE_LOG)) {
+            Path mount = disk.path();
             Path filler = mount.resolve("filler");
             Files.write(filler, new byte[3 * 1024 * 1024]);
             Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
@@ -188,8 +189,6 @@ class StorageTroubleTest {
                     assertEquals(200, client.get("/api/v1/donors/" + id, KEY).status(), "donor " + id);
                 }
             }
-        } finally {
-            run("umount", mount.toString());
         }
     }
 
@@ -206,8 +205,8 @@ class StorageTroubleTest {
     @Test
     @Timeout(240)
     void mariadbOnAFullFileSystemAnswers503UntilSpaceIsFreedAndKeepsWhatItAcknowledged() throws Exception {
-        Path mount = smallFileSystem("mariadb-disk", "256m");
-        try (SmallMariadb server = SmallMariadb.start(mount, dir.resolve("mariadb.log"))) {
+        try (SmallFileSystem disk = SmallFileSystem.mount(dir, "mariadb-disk", "256m");
+                SmallMariadb server = SmallMariadb.start(disk.path(), dir.resolve("mariadb.log"))) {
             Map<String, String> env = Map.of("DONORS_PORT", "0", "DONORS_API_KEY", KEY,
                     "DONORS_DB_URL", "jdbc:mariadb://127.0.0.1:" + server.port + "/test", "DONORS_DB_USER", "root",
                     "DONORS_DB_CONNECTION_TIMEOUT_MS", "1000", "DONORS_RATE_LIMIT_PER_SECOND", "1000000");
@@ -216,9 +215,7 @@ class StorageTroubleTest {
                 ApiClient client = new ApiClient(service.port());
                 List<Long> acknowledged = new ArrayList<>();
                 assertEquals(201, client.post("/api/v1/donors", KEY, body("before")).status());
-                Path ballast = mount.resolve("ballast");
-                long free = Files.getFileStore(mount).getUsableSpace();
-                assertEquals(0, run("fallocate", "-l", String.valueOf(free - 1024 * 1024), ballast.toString()));
+                Path ballast = disk.fillBut(1024 * 1024);
 
                 int full = 0;
                 int gone = 0;
@@ -253,8 +250,6 @@ class StorageTroubleTest {
                     assertEquals(200, client.get("/api/v1/donors/" + id, KEY).status(), "donor " + id);
                 }
             }
-        } finally {
-            run("umount", mount.toString());
         }
     }
 
@@ -282,7 +277,7 @@ class StorageTroubleTest {
                     "datadir=" + folder.resolve("data"), "socket=" + folder.resolve("mariadb.sock"), "port=" + port,
                     "bind-address=127.0.0.1", "innodb_log_file_size=4M", "innodb_buffer_pool_size=16M",
                     "skip-log-bin", "log-error=" + log, ""));
-            assertEquals(0, run("mariadb-install-db", "--defaults-file=" + config, "--user=root",
+            assertEquals(0, SmallFileSystem.run("mariadb-install-db", "--defaults-file=" + config, "--user=root",
                     "--auth-root-authentication-method=normal", "--skip-test-db"), "mariadb-install-db");
             SmallMariadb server = new SmallMariadb(config, log, port);
             server.startAgainIfStopped();
@@ -333,24 +328,6 @@ class StorageTroubleTest {
         }
     }
 
-    /** A tmpfs of this size, mounted in the test's folder; unmounted by the test. */
-    private Path smallFileSystem(String name, String size) throws IOException, InterruptedException {
-        Path mount = Files.createDirectories(dir.resolve(name));
-        // A file system of its own needs root. CI and this project's machines run as root, so there a failed mount is
-        // a failure, never a quiet skip of the only full-disk tests; elsewhere (a developer's laptop) it says loudly
-        // what did not run.
-        boolean mounted = run("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mount.toString()) == 0;
-        if (!mounted && "true".equals(System.getenv("CI"))) {
-            fail("mounting a " + size + " tmpfs failed under CI=true: the full-disk test cannot run, and CI must run it");
-        }
-        if (!mounted) {
-            System.err.println("SKIPPED: StorageTroubleTest's full-disk test (" + name + ") needs root to mount a"
-                    + " tmpfs; the service's answer to a full disk is untested on this run");
-        }
-        assumeTrue(mounted, "mounting a tmpfs needs root; this test cannot run here");
-        return mount;
-    }
-
     private static String body(String mark) {
         return "{\"first_name\":\"Stored\",\"last_name\":\"Once\",\"notes\":\"" + mark + " " + "x".repeat(2_000) + "\"}";
     }
@@ -364,15 +341,6 @@ class StorageTroubleTest {
         }
     }
 
-    private static int run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        process.getInputStream().readAllBytes();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
-            return -1;
-        }
-        return process.exitValue();
-    }
 
     private static HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
