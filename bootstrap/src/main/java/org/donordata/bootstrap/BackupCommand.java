@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.IntConsumer;
 
 import org.donordata.adapters.sql.SqlDatabase;
 
@@ -20,9 +21,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "backup",
         description = {"Copies the SQLite database of DONORS_DB_URL while the service serves, checks the copy and keeps"
-                + " it as donors-YYYYMMDDTHHMMSSZ.db (mode 0600) in DIR, by default a directory backups beside the"
-                + " database file. A copy that fails its check is not kept. PostgreSQL and MariaDB are backed up with"
-                + " their own tools (docs/deployment.md)."})
+                + " it as donors-YYYYMMDDTHHMMSSZ.db (mode 0600, its SHA-256 beside it) in DIR, by default a directory"
+                + " backups beside the database file. A copy that fails its check is not kept. PostgreSQL and MariaDB"
+                + " are backed up with their own tools (docs/deployment.md)."})
 final class BackupCommand implements Callable<Integer> {
 
     private final Map<String, String> env;
@@ -30,8 +31,8 @@ final class BackupCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--to", paramLabel = "DIR", description = "Where to keep the backup (default: backups beside the"
-            + " database file).")
+    @Option(names = "--to", paramLabel = "DIR", description = "Where to keep the backup (default: DONORS_BACKUP_DIR,"
+            + " else backups beside the database file).")
     Path directory;
 
     BackupCommand(Map<String, String> env) {
@@ -43,14 +44,26 @@ final class BackupCommand implements Callable<Integer> {
         Settings settings = Settings.fromEnvironment(env);
         PrintWriter out = spec.commandLine().getOut();
         try (SqlDatabase database = SqlDatabase.open(settings.database())) {
-            SqlDatabase.Backup backup;
-            try {
-                backup = database.backUp(Optional.ofNullable(directory), Clock.systemUTC().instant());
-            } catch (UnsupportedOperationException serverDatabase) {
-                throw new IllegalArgumentException(serverDatabase.getMessage());
-            }
+            Path into = database.backupDirectory(Optional.ofNullable(directory).or(() -> settings.backups().directory()));
+            SqlDatabase.Backup backup = database.backUp(into, Clock.systemUTC().instant(),
+                    progress(spec.commandLine().getErr(), System.console() != null));
             out.printf("Backed up to %s: %,d bytes, %,d donors.%n", backup.file(), backup.bytes(), backup.donors());
         }
         return 0;
+    }
+
+    /** On a terminal, a line each time the copy has got five more percent; elsewhere (a log, cron's mail) nothing. */
+    static IntConsumer progress(PrintWriter err, boolean toTerminal) {
+        if (!toTerminal) {
+            return percent -> { };
+        }
+        int[] shown = {0};
+        return percent -> {
+            if (percent >= shown[0] + 5) {
+                shown[0] = percent;
+                err.printf("  copied about %d %%%n", percent);
+                err.flush();
+            }
+        };
     }
 }

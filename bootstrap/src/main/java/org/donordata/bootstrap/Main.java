@@ -56,7 +56,9 @@ public final class Main implements Callable<Integer> {
     static String explained(Exception failure) {
         if (failure instanceof ApplicationCommandException || failure instanceof IllegalArgumentException
                 || failure instanceof DatabaseCopyException || failure instanceof StartFailure
-                || failure instanceof DomainException || failure instanceof StorageUnavailableException) {
+                || failure instanceof DomainException || failure instanceof StorageUnavailableException
+                // A server database refusing what only a database file can do (backup, restore), naming its tool.
+                || failure instanceof UnsupportedOperationException && failure.getMessage() != null) {
             return failure.getMessage();
         }
         System.getLogger(Main.class.getName()).log(System.Logger.Level.DEBUG, "command failed", failure);

@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +26,7 @@ import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.SqlDatabase;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.DonorFilter;
+import org.donordata.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,7 +75,8 @@ class BackupCommandTest {
             assertTrue(donors >= 20, taken.out());
             assertTrue(statuses.stream().allMatch(status -> status == 201), "every create during it: " + statuses);
             try (Stream<Path> kept = Files.list(backup.getParent())) {
-                assertEquals(List.of(backup), kept.toList(), "nothing else, no partial file, is left");
+                assertEquals(List.of(backup, Path.of(backup + ".sha256")), kept.sorted().toList(),
+                        "the backup and its checksum, no partial file, are left");
             }
             Path elsewhere = dir.resolve("offsite");
             CommandRun again = CommandRun.of(env, "backup", "--to", elsewhere.toString());
@@ -86,6 +94,43 @@ class BackupCommandTest {
     }
 
     @Test
+    @Timeout(120)
+    void aBackupKilledHalfWayLeavesNoFileThatLooksWhole() throws Exception {
+        Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
+        String url = env.get("DONORS_DB_URL");
+        try (SqlDatabase created = SqlDatabase.open(DatabaseSettings.of(url, null, null));
+                Connection connection = DriverManager.getConnection(url);
+                Statement ballast = connection.createStatement()) {
+            // A database large enough that its copy takes a while: 96 MB beside the service's tables.
+            ballast.execute("CREATE TABLE ballast (bytes BLOB)");
+            ballast.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 96)"
+                    + " INSERT INTO ballast SELECT randomblob(1048576) FROM n");
+        }
+        Path backups = dir.resolve("backups");
+        Path partial;
+        try (CommandRun.Started backup = CommandRun.start(env, dir.resolve("backup.out"), dir.resolve("backup.err"),
+                "backup")) {
+            partial = Await.value("the copy under way", Duration.ofSeconds(60), () -> filesIn(backups).stream()
+                    .filter(file -> file.toFile().length() > 1024 * 1024).findFirst());
+        }
+        assertTrue(filesIn(backups).stream().allMatch(file -> file.getFileName().toString().matches(
+                "\\.donors-[0-9]{8}T[0-9]{6}Z\\.db\\.partial(-journal)?")),
+                "killed half-way: only the hidden temporary file (and its journal): " + filesIn(backups));
+        CommandRun refused = CommandRun.of(env, "restore", partial.toString(), "--yes");
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("has no " + partial.getFileName() + ".sha256 beside it"), refused.err());
+    }
+
+    private static List<Path> filesIn(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.sorted().toList();
+        }
+    }
+
+    @Test
     void aServerDatabaseIsRefusedNamingItsTool() {
         try (TestDatabase postgres = TestDatabase.postgres()) {
             CommandRun refused = CommandRun.of(postgres.servedWith(KEY), "backup", "--to", dir.toString());
@@ -96,8 +141,8 @@ class BackupCommandTest {
         }
         try (Stream<Path> written = Files.list(dir)) {
             assertEquals(List.of(), written.toList(), "nothing was written");
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

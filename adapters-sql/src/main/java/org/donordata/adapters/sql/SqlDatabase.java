@@ -3,6 +3,7 @@ package org.donordata.adapters.sql;
 import static org.donordata.adapters.sql.schema.Tables.INSTALLATION_SECRETS;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -22,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.Ticker;
@@ -33,6 +35,7 @@ import org.donordata.adapters.sql.applications.JooqApplicationRepository;
 import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.DonorStorage;
 import org.donordata.adapters.sql.donors.SqlDonorRepository;
+import org.donordata.adapters.sql.kit.BackupFiles;
 import org.donordata.adapters.sql.kit.BackupTaken;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Reads;
@@ -280,18 +283,52 @@ public final class SqlDatabase implements AutoCloseable {
     }
 
     /**
-     * Takes a backup of the database while it serves (docs/deployment.md, "Backups"), into {@code directory} or the
-     * database's default, named by {@code now}.
+     * Where backups of this database go: {@code chosen}, or the database's default (docs/deployment.md, "Backups").
      *
      * @throws UnsupportedOperationException on a server database, naming its own tool
-     * @throws IllegalStateException when the copy fails its check (nothing is kept)
      */
-    public Backup backUp(Optional<Path> directory, Instant now) {
+    public Path backupDirectory(Optional<Path> chosen) {
+        // Asked even when a directory is chosen: a server's database refuses here, naming its own tool.
+        Path byDefault = kind.backupDirectory(jdbcUrl);
+        return chosen.orElse(byDefault).toAbsolutePath();
+    }
+
+    /**
+     * Takes a backup of the database while it serves (docs/deployment.md, "Backups"), into {@code directory}, named by
+     * {@code now}.
+     *
+     * @param percentDone told now and then how far the copy has got
+     * @throws UnsupportedOperationException on a server database, naming its own tool
+     * @throws IllegalStateException when the backup fails or its copy fails its check (nothing is kept)
+     */
+    public Backup backUp(Path directory, Instant now, IntConsumer percentDone) {
         try {
-            BackupTaken taken = kind.backUp(dataSource, jdbcUrl, directory, now);
+            BackupTaken taken = kind.backUp(jdbcUrl, directory, now, percentDone);
             return new Backup(taken.file(), taken.bytes(), taken.donors());
         } catch (SQLException | IOException e) {
             throw new IllegalStateException("the backup failed: " + e.getMessage() + "; nothing was kept.", e);
+        }
+    }
+
+    /** When the newest backup in {@code directory} was taken; none when it holds none. */
+    public static Optional<Instant> newestBackup(Path directory) {
+        try {
+            return BackupFiles.newest(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Deletes all but the newest {@code keep} backups in {@code directory}, and what backups killed half-way left there.
+     *
+     * @return the backups deleted
+     */
+    public static List<Path> pruneBackups(Path directory, int keep, Instant now) {
+        try {
+            return BackupFiles.prune(directory, keep, now);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.IntConsumer;
 
 import javax.sql.DataSource;
 
@@ -73,18 +74,28 @@ public interface Connections {
     void beforeClose(DataSource pool);
 
     /**
-     * Takes a backup while the database serves (docs/deployment.md, "Backups"): a consistent copy written under a
-     * temporary name, checked, then kept as {@code donors-YYYYMMDDTHHMMSSZ.db} in {@code directory} (or the
-     * database's own default), readable by its owner only; nothing is left of a backup that failed. A database file
-     * does it itself; a server's backup is its own tool's job, which the refusal names.
+     * Where backups go unless told otherwise: a directory {@code backups} beside a database file. A server's backup
+     * is its own tool's job, which the refusal names.
      *
      * @throws UnsupportedOperationException for a server, naming its tool and where docs/deployment.md says how
-     * @throws IllegalStateException when the copy fails its check (nothing is kept)
      */
-    default BackupTaken backUp(DataSource pool, String jdbcUrl, Optional<Path> directory,
-            Instant now) throws SQLException, IOException {
+    default Path backupDirectory(String jdbcUrl) {
         throw new UnsupportedOperationException("backup copies a SQLite database file; this database (" + name()
                 + ") is backed up with " + backupTool() + ", as docs/deployment.md, \"Backups\", shows.");
+    }
+
+    /**
+     * Takes a backup while the database serves (docs/deployment.md, "Backups"): a consistent copy written under a
+     * temporary name, checked, then kept in {@code directory} as {@link BackupFiles} names it, readable by its owner
+     * only; nothing is left of a backup that failed.
+     *
+     * @param percentDone told now and then how far the copy has got, while it runs
+     * @throws UnsupportedOperationException for a server, as {@link #backupDirectory}
+     * @throws IllegalStateException when the copy fails its check (nothing is kept)
+     */
+    default BackupTaken backUp(String jdbcUrl, Path directory, Instant now, IntConsumer percentDone)
+            throws SQLException, IOException {
+        throw new UnsupportedOperationException(name() + " is backed up with " + backupTool() + ".");
     }
 
     /**

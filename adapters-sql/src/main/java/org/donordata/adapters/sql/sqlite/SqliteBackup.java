@@ -18,58 +18,89 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Optional;
+import java.util.function.IntConsumer;
 
-import javax.sql.DataSource;
-
+import org.donordata.adapters.sql.kit.BackupFiles;
 import org.donordata.adapters.sql.kit.BackupTaken;
 import org.donordata.adapters.sql.kit.Connections;
 
 /**
  * A backup of a SQLite database while it serves (docs/deployment.md, "Backups"): {@code VACUUM INTO} a temporary file
- * beside the backups (a read transaction on a snapshot: in WAL mode the writer goes on meanwhile), the copy checked
- * with {@code PRAGMA integrity_check} and its donors counted, then made its owner's only and renamed to
- * {@code donors-YYYYMMDDTHHMMSSZ.db}. A backup that fails, or a process killed meanwhile, leaves only the temporary
- * name ({@code .donors-….db.partial}), which no restore takes for a backup.
+ * beside the backups, on a connection of its own (a read transaction on a snapshot: in WAL mode the writer goes on
+ * meanwhile, and the pool's connections stay the requests'), the copy checked with {@code PRAGMA integrity_check} and
+ * its donors counted, then kept as {@link BackupFiles} says. A backup that fails, or a process killed meanwhile, leaves
+ * only the temporary name, which no restore takes for a backup. {@code VACUUM INTO} was measured against SQLite's
+ * online backup API (docs/performance.md, "Backups").
  */
 final class SqliteBackup {
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
+    /** How often a running backup tells its progress, and looks whether its thread was asked to stop. */
+    private static final Duration WATCH = Duration.ofMillis(250);
 
     private SqliteBackup() {
     }
 
-    static BackupTaken take(DataSource pool, Path database, Optional<Path> directory, Instant now)
+    static BackupTaken take(String jdbcUrl, Path database, Path directory, Instant now, IntConsumer percentDone)
             throws SQLException, IOException {
-        Path into = directory.orElse(database.getParent().resolve("backups")).toAbsolutePath();
+        Path into = directory.toAbsolutePath();
         Files.createDirectories(into);
-        String name = "donors-" + STAMP.format(now) + ".db";
-        Path kept = into.resolve(name);
+        Path kept = BackupFiles.keptAs(into, now);
         if (Files.exists(kept)) {
             throw new IllegalStateException(kept + " exists already: a backup was taken this second; nothing was"
                     + " written.");
         }
-        Path partial = into.resolve("." + name + ".partial");
-        Files.deleteIfExists(partial);
+        Path partial = BackupFiles.partial(kept);
+        BackupFiles.deletePartial(partial);
         try {
-            try (Connection connection = pool.getConnection(); Statement vacuum = connection.createStatement()) {
-                vacuum.execute("VACUUM INTO '" + partial.toString().replace("'", "''") + "'");
+            try (Connection connection = DriverManager.getConnection(jdbcUrl, SqliteFile.connectionProperties());
+                    Statement vacuum = connection.createStatement()) {
+                Thread watcher = watch(vacuum, Thread.currentThread(), partial, Files.size(database), percentDone);
+                try {
+                    vacuum.execute("VACUUM INTO '" + partial.toString().replace("'", "''") + "'");
+                } finally {
+                    watcher.interrupt();
+                }
             }
             long donors = checked(partial);
-            Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
-            try {
-                Files.move(partial, kept, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException sameDirectoryAlways) {
-                Files.move(partial, kept);
-            }
+            BackupFiles.keep(partial, kept);
             return new BackupTaken(kept, Files.size(kept), donors);
         } finally {
-            Files.deleteIfExists(partial);
+            BackupFiles.deletePartial(partial);
         }
+    }
+
+    /**
+     * Tells how far the copy has got (its file's size against the database's, which it about reaches), and cancels it
+     * when the thread taking it is interrupted (a service stopping): the copy is one native call that would not notice.
+     */
+    private static Thread watch(Statement vacuum, Thread taker, Path partial, long databaseBytes,
+            IntConsumer percentDone) {
+        // A platform thread: a virtual one started from a low-priority thread (scheduled backups) could make the
+        // scheduler start a carrier that inherits that priority and then serves requests.
+        return Thread.ofPlatform().daemon().name("backup-watch").start(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.sleep(WATCH);
+                    if (taker.isInterrupted()) {
+                        vacuum.cancel();
+                        return;
+                    }
+                    if (Files.exists(partial) && databaseBytes > 0) {
+                        percentDone.accept((int) Math.min(99, Files.size(partial) * 100 / databaseBytes));
+                    }
+                }
+            } catch (InterruptedException done) {
+                // The copy has ended.
+            } catch (IOException | SQLException | RuntimeException unwatched) {
+                // Progress is a courtesy: the copy goes on without it.
+            }
+        });
     }
 
     /**
@@ -155,9 +186,15 @@ final class SqliteBackup {
      *
      * @throws IllegalArgumentException when the file is no whole backup of this service's database
      */
-    private static long backupMark(Path backup) throws SQLException {
+    private static long backupMark(Path backup) {
         if (!Files.isRegularFile(backup)) {
             throw new IllegalArgumentException(backup + " is no file; nothing was changed.");
+        }
+        try {
+            BackupFiles.requireUnchanged(backup);
+        } catch (IOException unreadable) {
+            throw new IllegalArgumentException(backup + " cannot be read (" + unreadable.getMessage() + "); nothing was"
+                    + " changed.");
         }
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:file:" + backup + "?mode=ro");
                 Statement read = connection.createStatement()) {

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.IntConsumer;
 
 import javax.sql.DataSource;
 
@@ -268,9 +269,14 @@ public final class SqliteKind implements DatabaseKind {
 
     // Empties the WAL into the file at a clean stop, so no older page version (which may hold erased data) stays.
     @Override
-    public BackupTaken backUp(DataSource pool, String jdbcUrl, Optional<Path> directory,
-            Instant now) throws SQLException, IOException {
-        return SqliteBackup.take(pool, SqliteFile.file(jdbcUrl), directory, now);
+    public Path backupDirectory(String jdbcUrl) {
+        return SqliteFile.file(jdbcUrl).resolveSibling("backups");
+    }
+
+    @Override
+    public BackupTaken backUp(String jdbcUrl, Path directory, Instant now, IntConsumer percentDone)
+            throws SQLException, IOException {
+        return SqliteBackup.take(jdbcUrl, SqliteFile.file(jdbcUrl), directory, now, percentDone);
     }
 
     @Override

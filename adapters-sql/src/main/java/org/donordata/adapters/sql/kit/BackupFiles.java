@@ -1,0 +1,175 @@
+package org.donordata.adapters.sql.kit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A directory of backups (docs/deployment.md, "Backups"): each kept as {@code donors-YYYYMMDDTHHMMSSZ.db}, named by
+ * when it was taken, with its SHA-256 beside it as {@code donors-….db.sha256} in {@code sha256sum}'s format, so that a
+ * restore (or an operator's {@code sha256sum -c}) refuses a file altered or cut short since; one being written has a
+ * hidden temporary name that nothing takes for a backup.
+ */
+public final class BackupFiles {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC);
+    private static final Pattern KEPT = Pattern.compile("donors-([0-9]{8}T[0-9]{6}Z)\\.db");
+    /** A backup's temporary file, and the journal SQLite keeps beside it while writing it. */
+    private static final Pattern PARTIAL = Pattern.compile("\\.donors-[0-9]{8}T[0-9]{6}Z\\.db\\.partial(-journal)?");
+    private static final String CHECKSUM = ".sha256";
+    /** A temporary file unchanged this long belongs to a backup killed half-way: the next prune deletes it. */
+    private static final Duration ABANDONED = Duration.ofHours(1);
+
+    /** A backup in its directory, and when it was taken (by its name). */
+    public record Kept(Path file, Instant takenAt) {
+    }
+
+    private BackupFiles() {
+    }
+
+    /** Where a backup taken at {@code at} is kept. */
+    public static Path keptAs(Path directory, Instant at) {
+        return directory.resolve("donors-" + STAMP.format(at) + ".db");
+    }
+
+    /** The hidden name a backup is written under until it has passed its check. */
+    public static Path partial(Path kept) {
+        return kept.resolveSibling("." + kept.getFileName() + ".partial");
+    }
+
+    /** Deletes what a backup written under {@link #partial} left beside it, the journal too. */
+    public static void deletePartial(Path partial) throws IOException {
+        Files.deleteIfExists(partial.resolveSibling(partial.getFileName() + "-journal"));
+        Files.deleteIfExists(partial);
+    }
+
+    public static Path checksumOf(Path backup) {
+        return backup.resolveSibling(backup.getFileName() + CHECKSUM);
+    }
+
+    /**
+     * Makes a checked copy a kept backup: its owner's only, its checksum written beside it, then renamed to
+     * {@code kept} in one step, so that a process killed on the way leaves no file that looks like a whole backup.
+     */
+    public static void keep(Path checked, Path kept) throws IOException {
+        Files.setPosixFilePermissions(checked, PosixFilePermissions.fromString("rw-------"));
+        Path checksum = checksumOf(kept);
+        Path checksumPartial = partial(checksum);
+        Files.writeString(checksumPartial, sha256(checked) + "  " + kept.getFileName() + "\n", StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(checksumPartial, PosixFilePermissions.fromString("rw-------"));
+        move(checksumPartial, checksum);
+        move(checked, kept);
+    }
+
+    /**
+     * Refuses a backup whose bytes are not those it was kept with.
+     *
+     * @throws IllegalArgumentException naming what is missing or different; the caller has changed nothing
+     */
+    public static void requireUnchanged(Path backup) throws IOException {
+        Path checksum = checksumOf(backup);
+        String recorded;
+        try {
+            recorded = Files.readString(checksum, StandardCharsets.UTF_8).strip();
+        } catch (NoSuchFileException missing) {
+            throw new IllegalArgumentException(backup + " has no " + checksum.getFileName() + " beside it, which the"
+                    + " backup command writes: it cannot be told whole (copy the two files together; for a copy made"
+                    + " otherwise that you trust, sha256sum FILE > FILE.sha256 writes one); nothing was changed.");
+        }
+        String actual = sha256(backup);
+        if (!recorded.startsWith(actual + " ")) {
+            throw new IllegalArgumentException(backup + " is not the file its backup wrote (its SHA-256 differs from "
+                    + checksum.getFileName() + "): altered or cut short since; nothing was changed.");
+        }
+    }
+
+    /** The backups in {@code directory}, newest first; none when it does not exist. */
+    public static List<Kept> kept(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return List.of();
+        }
+        List<Kept> kept = new ArrayList<>();
+        try (Stream<Path> files = Files.list(directory)) {
+            files.forEach(file -> {
+                Matcher name = KEPT.matcher(file.getFileName().toString());
+                if (name.matches()) {
+                    kept.add(new Kept(file, STAMP.parse(name.group(1), Instant::from)));
+                }
+            });
+        }
+        kept.sort(Comparator.comparing(Kept::takenAt).reversed());
+        return kept;
+    }
+
+    public static Optional<Instant> newest(Path directory) throws IOException {
+        return kept(directory).stream().findFirst().map(Kept::takenAt);
+    }
+
+    /**
+     * Deletes all but the newest {@code keep} backups (with their checksums), and what backups killed half-way left.
+     *
+     * @return the backups deleted
+     */
+    public static List<Path> prune(Path directory, int keep, Instant now) throws IOException {
+        List<Kept> kept = kept(directory);
+        List<Path> deleted = new ArrayList<>();
+        for (Kept old : kept.subList(Math.min(keep, kept.size()), kept.size())) {
+            Files.deleteIfExists(checksumOf(old.file()));
+            Files.deleteIfExists(old.file());
+            deleted.add(old.file());
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.filter(file -> PARTIAL.matcher(file.getFileName().toString()).matches()).toList()) {
+                if (Files.getLastModifiedTime(file).toInstant().isBefore(now.minus(ABANDONED))) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        }
+        return deleted;
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException sameDirectoryAlways) {
+            Files.move(from, to);
+        }
+    }
+
+    private static String sha256(Path file) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException everyJavaHasIt) {
+            throw new IllegalStateException(everyJavaHasIt);
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[1 << 16];
+            for (int read = in.read(buffer); read > 0; read = in.read(buffer)) {
+                digest.update(buffer, 0, read);
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+}
