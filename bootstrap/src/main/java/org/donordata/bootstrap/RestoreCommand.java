@@ -1,5 +1,6 @@
 package org.donordata.bootstrap;
 
+import java.io.Console;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,8 +26,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "restore",
         description = {"Replaces the SQLite database of DONORS_DB_URL with FILE, a backup the backup command took, and"
                 + " erases again every donor the replaced database erased after the backup; every other change since"
-                + " the backup is lost. The replaced database is kept beside it. Stop the service first; --yes is"
-                + " required."})
+                + " the backup is lost. The replaced database is kept beside it. Stop the service first; --yes, or a yes"
+                + " typed at the terminal, is required."})
 final class RestoreCommand implements Callable<Integer> {
 
     private static final Actor RESTORE = Actor.command("restore");
@@ -53,19 +54,16 @@ final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Settings settings = Settings.fromEnvironment(env);
-        if (!yes) {
-            throw new IllegalArgumentException("restore replaces the database of DONORS_DB_URL with " + backup
-                    + ": every change made after the backup is lost, but its erasures, which are made again. Run it"
-                    + " with --yes to go on; nothing was changed.");
-        }
-        SqlDatabase.Restored restored;
-        try {
-            restored = SqlDatabase.restore(settings.database(), backup, !withoutErasureReplay,
-                    Clock.systemUTC().instant());
-        } catch (UnsupportedOperationException serverDatabase) {
-            throw new IllegalArgumentException(serverDatabase.getMessage());
-        }
         PrintWriter out = spec.commandLine().getOut();
+        String consequence = "restore replaces the database of DONORS_DB_URL with " + backup + ": every change made"
+                + " after the backup is lost, but its erasures, which are made again"
+                + (withoutErasureReplay ? " (not with --without-erasure-replay: those donors are back)" : "") + ".";
+        if (!yes && !confirmedOnTerminal(out, consequence)) {
+            throw new IllegalArgumentException(consequence + " Run it with --yes, or answer yes on a terminal, to go"
+                    + " on; nothing was changed.");
+        }
+        SqlDatabase.Restored restored = SqlDatabase.restore(settings.database(), backup, !withoutErasureReplay,
+                Clock.systemUTC().instant());
         out.println("Put " + backup + " in place; the database it replaced is kept as " + restored.keptAside() + ".");
         long erased = 0;
         try (Wiring wiring = Wiring.open(settings)) {
@@ -83,5 +81,17 @@ final class RestoreCommand implements Callable<Integer> {
                         + " donors again by hand (docs/deployment.md, \"Backups\")."
                 : "Erased again " + erased + " donor" + (erased == 1 ? "" : "s") + " erased after the backup.");
         return 0;
+    }
+
+    /** Asks a person at a terminal to type yes; without a terminal (a script, cron) there is no one to ask. */
+    private static boolean confirmedOnTerminal(PrintWriter out, String consequence) {
+        Console terminal = System.console();
+        if (terminal == null) {
+            return false;
+        }
+        out.println(consequence);
+        out.flush();
+        String answer = terminal.readLine("Type yes to go on: ");
+        return answer != null && answer.strip().equals("yes");
     }
 }

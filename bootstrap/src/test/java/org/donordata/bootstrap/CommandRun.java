@@ -41,6 +41,30 @@ record CommandRun(int exit, String out, String err) {
     }
 
     /**
+     * Runs the command line with these arguments in a JVM of its own at a terminal (util-linux's {@code script} gives
+     * it one), typing {@code typed} into it; its exit and what the terminal showed (output and errors together).
+     */
+    static CommandRun atTerminal(Map<String, String> env, String typed, String... args)
+            throws IOException, InterruptedException {
+        String command = inOwnJvm(env, args).command().stream().map(word -> "'" + word.replace("'", "'\\''") + "'")
+                .collect(java.util.stream.Collectors.joining(" "));
+        ProcessBuilder builder = new ProcessBuilder("script", "--quiet", "--return", "--command", command, "/dev/null")
+                .redirectErrorStream(true);
+        builder.environment().keySet().removeIf(name -> name.startsWith("DONORS_"));
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        try (var input = process.getOutputStream()) {
+            input.write(typed.getBytes(StandardCharsets.UTF_8));
+        }
+        String shown = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new AssertionError("the command did not end at its terminal: " + shown);
+        }
+        return new CommandRun(process.exitValue(), shown, shown);
+    }
+
+    /**
      * The command line with these arguments in a JVM of its own (ServiceJvm), with only the
      * given DONORS_ variables; for {@link #start} and {@link ServiceProcess}, which start and close what it builds.
      */

@@ -68,9 +68,24 @@ class RestoreCommandTest {
         Path cutShort = dir.resolve("cut-short.db");
         byte[] whole = Files.readAllBytes(backup);
         Files.write(cutShort, Arrays.copyOf(whole, whole.length / 2));
+        Files.copy(Path.of(backup + ".sha256"), Path.of(cutShort + ".sha256"));
         CommandRun refused = CommandRun.of(env, "restore", cutShort.toString(), "--yes");
         assertEquals(1, refused.exit());
-        assertTrue(refused.err().contains("nothing was changed"), refused.err());
+        assertTrue(refused.err().contains("altered or cut short since; nothing was changed"), refused.err());
+        // A byte changed where integrity_check does not look (a value inside a row): the checksum finds it.
+        Path altered = dir.resolve("altered.db");
+        byte[] changed = whole.clone();
+        int at = new String(changed, StandardCharsets.ISO_8859_1).indexOf("kept@example.org");
+        changed[at] = 'K';
+        Files.write(altered, changed);
+        Files.copy(Path.of(backup + ".sha256"), Path.of(altered + ".sha256"));
+        CommandRun alteredRefused = CommandRun.of(env, "restore", altered.toString(), "--yes");
+        assertEquals(1, alteredRefused.exit());
+        assertTrue(alteredRefused.err().contains("altered or cut short since"), alteredRefused.err());
+        Files.delete(Path.of(altered + ".sha256"));
+        CommandRun unchecked = CommandRun.of(env, "restore", altered.toString(), "--yes");
+        assertEquals(1, unchecked.exit());
+        assertTrue(unchecked.err().contains("has no altered.db.sha256 beside it"), unchecked.err());
         assertArrayEquals(before, Files.readAllBytes(database), "a refused restore changes nothing");
 
         CommandRun restored = CommandRun.of(env, "restore", backup.toString(), "--yes");
@@ -97,6 +112,43 @@ class RestoreCommandTest {
                 assertFalse(bytes.contains(unique), file + " holds the erased donor's name");
                 assertFalse(bytes.contains(unique.toLowerCase()), file + " holds the erased donor's email");
             }
+        }
+    }
+
+    @Test
+    @Timeout(180)
+    void aDatabaseThatCannotBeReadIsReplacedOnlyWithoutTheReplayAndAfterAYesAtTheTerminal() throws Exception {
+        Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
+        long donor;
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            donor = created(new ApiClient(service.port()), "Kept", "kept@example.org");
+        }
+        Matcher shown = TAKEN.matcher(CommandRun.output(env, "backup"));
+        assertTrue(shown.matches());
+        Path backup = Path.of(shown.group(1));
+        Path database = dir.resolve("donors.db");
+        byte[] damaged = "not a database any more".repeat(1_000).getBytes(StandardCharsets.UTF_8);
+        Files.write(database, damaged);
+
+        CommandRun refused = CommandRun.of(env, "restore", backup.toString(), "--yes");
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("cannot be read for the erasures it recorded after the backup")
+                && refused.err().contains("--without-erasure-replay"), refused.err());
+        assertArrayEquals(damaged, Files.readAllBytes(database), "nothing was changed");
+
+        CommandRun declined = CommandRun.atTerminal(env, "no\n", "restore", backup.toString(),
+                "--without-erasure-replay");
+        assertEquals(1, declined.exit(), declined.out());
+        assertTrue(declined.out().contains("Type yes to go on"), declined.out());
+        assertArrayEquals(damaged, Files.readAllBytes(database), "declined: nothing was changed");
+
+        CommandRun confirmed = CommandRun.atTerminal(env, "yes\n", "restore", backup.toString(),
+                "--without-erasure-replay");
+        assertEquals(0, confirmed.exit(), confirmed.out());
+        assertTrue(confirmed.out().contains("not with --without-erasure-replay: those donors are back")
+                && confirmed.out().contains("were not made again"), confirmed.out());
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            assertEquals(200, new ApiClient(service.port()).get("/api/v1/donors/" + donor, KEY).status());
         }
     }
 
