@@ -8,7 +8,8 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 
 /**
- * Platform threads for work that must never take the processor from the requests (webhook deliveries): each lowers its
+ * Platform threads for work that must never take the processor from the requests (webhook deliveries, scheduled
+ * backups): each lowers its
  * own scheduling priority to the lowest there is before it runs anything, so that where the cores are short the
  * operating system runs the requests' threads first and these only with what is left. On Linux that is nice 19, set by
  * the thread on itself ({@code setpriority(PRIO_PROCESS, 0, 19)} applies to the calling thread there); raising a nice
@@ -64,7 +65,7 @@ final class BackgroundThreads implements ThreadFactory {
 
     private static void warnOnce(String why) {
         if (WARNED.compareAndSet(false, true)) {
-            LOG.log(System.Logger.Level.INFO, "Webhook deliveries run at normal priority: " + why
+            LOG.log(System.Logger.Level.INFO, "Background work (webhook deliveries, scheduled backups) runs at normal priority: " + why
                     + "; they may then take processor time from requests when the cores are short");
         }
     }

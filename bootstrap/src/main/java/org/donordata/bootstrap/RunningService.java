@@ -1,6 +1,7 @@
 package org.donordata.bootstrap;
 
 import java.io.PrintStream;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,12 +19,14 @@ final class RunningService implements AutoCloseable {
     private final WebServer server;
     private final Runnable unregisterMeters;
     private final WebhookDeliverers deliverers;
+    private final Optional<ScheduledBackups> backups;
     /** The database held as this service's, so that a restore refuses while it runs (docs/deployment.md). */
     private final AutoCloseable serving;
     private boolean closed;
 
     private RunningService(Wiring wiring, WebServer server, Runnable unregisterMeters, WebhookDeliverers deliverers,
-            AutoCloseable serving) {
+            Optional<ScheduledBackups> backups, AutoCloseable serving) {
+        this.backups = backups;
         this.serving = serving;
         this.wiring = wiring;
         this.server = server;
@@ -48,6 +51,7 @@ final class RunningService implements AutoCloseable {
                     + rootCause(e).getMessage(), e);
         }
         Runnable unregisterMeters = () -> { };
+        Optional<ScheduledBackups> backups = Optional.empty();
         try {
             prepareDefaultApplication(wiring, settings).ifPresent(issued -> {
                 out.println("Created application " + issued.application().id().value() + " ('"
@@ -55,6 +59,7 @@ final class RunningService implements AutoCloseable {
                 out.println(issued.secret());
             });
             unregisterMeters = DatabaseObservability.registerMeters(wiring.database());
+            backups = ScheduledBackups.start(wiring.database(), settings.backups(), Clock.systemUTC());
             WebServer server = wiring.httpApi().server(settings.http(),
                     List.of(DatabaseObservability.readiness(wiring.database()))).start();
             // Helidon logs a failed bind (naming the address) and returns a server that is not running, rather than
@@ -69,9 +74,10 @@ final class RunningService implements AutoCloseable {
                     + settings.http().host() + ":" + server.port() + "/api/v1");
             out.println("Health and metrics on http://" + settings.http().adminHost() + ":" + HttpApi.adminPort(server)
                     + "/observe");
-            return new RunningService(wiring, server, unregisterMeters, wiring.startWebhookDeliverers(),
+            return new RunningService(wiring, server, unregisterMeters, wiring.startWebhookDeliverers(), backups,
                     wiring.database().holdWhileServing());
         } catch (RuntimeException failure) {
+            backups.ifPresent(ScheduledBackups::close);
             unregisterMeters.run();
             wiring.close();
             throw failure;
@@ -132,6 +138,7 @@ final class RunningService implements AutoCloseable {
         closed = true;
         server.stop();
         deliverers.close();
+        backups.ifPresent(ScheduledBackups::close);
         unregisterMeters.run();
         wiring.close();
         // Once the database is closed: a restore may begin.

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.donordata.adapters.http.HttpSettings;
 import org.donordata.adapters.http.HttpSettingsException;
@@ -24,7 +26,41 @@ import org.donordata.domain.webhooks.WebhookUrl;
  * @param apiKey the key the default application is given on start, if configured
  */
 record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCacheLifetime, Optional<String> apiKey,
-        Webhooks webhooks) {
+        Webhooks webhooks, Backups backups) {
+
+    /**
+     * Backups the running service takes (docs/deployment.md, "Backups").
+     *
+     * @param every how often; none: never (the backup command still works)
+     * @param keep how many of the newest backups in the directory are kept
+     * @param directory where they go; none: the database's default
+     */
+    record Backups(Optional<Duration> every, int keep, Optional<Path> directory) {
+
+        static final int DEFAULT_KEEP = 7;
+        /** The shortest period: a backup of a large file takes seconds, and the next waits for it anyway. */
+        static final Duration SHORTEST = Duration.ofSeconds(1);
+        private static final Pattern PERIOD = Pattern.compile("([0-9]{1,6})([smhd])");
+
+        /** A period as {@code 6h}, {@code 30m}, {@code 10s} or {@code 1d}. */
+        static Duration period(String text) {
+            Matcher period = PERIOD.matcher(text.strip());
+            if (period.matches()) {
+                long amount = Long.parseLong(period.group(1));
+                Duration duration = switch (period.group(2)) {
+                    case "s" -> Duration.ofSeconds(amount);
+                    case "m" -> Duration.ofMinutes(amount);
+                    case "h" -> Duration.ofHours(amount);
+                    default -> Duration.ofDays(amount);
+                };
+                if (duration.compareTo(SHORTEST) >= 0 && duration.compareTo(Duration.ofDays(366)) <= 0) {
+                    return duration;
+                }
+            }
+            throw new IllegalArgumentException("DONORS_BACKUP_EVERY must be a whole number and a unit, s, m, h or d"
+                    + " (such as 6h, 30m, 10s or 1d), from 1s to 366d, got '" + text + "'.");
+        }
+    }
 
     /**
      * What webhooks may do (docs/api.md, "Webhooks").
@@ -48,7 +84,13 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
         return new Settings(http(variables), database(variables),
                 variables.number("DONORS_API_KEY_CACHE_SECONDS", 0, 3_600).map(Duration::ofSeconds)
                         .orElse(SqlDatabase.DEFAULT_API_KEY_CACHE_LIFETIME),
-                variables.text("DONORS_API_KEY"), webhooks(variables));
+                variables.text("DONORS_API_KEY"), webhooks(variables), backups(variables));
+    }
+
+    private static Backups backups(Variables env) {
+        return new Backups(env.text("DONORS_BACKUP_EVERY").map(Backups::period),
+                env.number("DONORS_BACKUP_KEEP", 1, 100_000).orElse(Backups.DEFAULT_KEEP),
+                env.text("DONORS_BACKUP_DIR").map(Path::of));
     }
 
     private static Webhooks webhooks(Variables env) {
@@ -145,7 +187,8 @@ record Settings(HttpSettings http, DatabaseSettings database, Duration apiKeyCac
     @Override
     public String toString() {
         return "Settings[http=" + http + ", database=" + database + ", apiKeyCacheLifetime=" + apiKeyCacheLifetime
-                + ", apiKey=" + (apiKey.isPresent() ? "set" : "unset") + ", webhooks=" + webhooks + "]";
+                + ", apiKey=" + (apiKey.isPresent() ? "set" : "unset") + ", webhooks=" + webhooks + ", backups=" + backups
+                + "]";
     }
 
     private record Variables(Map<String, String> env) {

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.donordata.adapters.http.HttpSettings;
 import org.junit.jupiter.api.Test;
@@ -78,7 +82,8 @@ class SettingsTest {
             "DONORS_MAX_CONNECTIONS_PER_ADDRESS, 0", "DONORS_WEBHOOKS_LEASE_SECONDS, 1",
             "DONORS_READ_TIMEOUT_MS, 5", "DONORS_RATE_LIMIT_PER_SECOND, lots", "DONORS_ALLOW_PLAIN_HTTP, yes",
             "DONORS_DB_CONNECTION_TIMEOUT_MS, 1.5", "DONORS_TLS_CERT, /etc/donors/cert.pem",
-            "DONORS_API_KEY_CACHE_SECONDS, 3601", "DONORS_DB_URL, jdbc:mysql://db/donors"})
+            "DONORS_API_KEY_CACHE_SECONDS, 3601", "DONORS_DB_URL, jdbc:mysql://db/donors", "DONORS_BACKUP_EVERY, 6",
+            "DONORS_BACKUP_EVERY, 0s", "DONORS_BACKUP_EVERY, 1w", "DONORS_BACKUP_EVERY, 400d", "DONORS_BACKUP_KEEP, 0"})
     void anUnusableValueIsRefusedNamingItsVariable(String variable, String value) {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> Settings.fromEnvironment(Map.of(variable, value)));
@@ -91,6 +96,37 @@ class SettingsTest {
         assertEquals(Duration.ofSeconds(10), Settings.fromEnvironment(Map.of()).webhooks().lease());
         assertEquals(Duration.ofSeconds(4), Settings.fromEnvironment(Map.of("DONORS_WEBHOOKS_LEASE_SECONDS", "4"))
                 .webhooks().lease());
+    }
+
+    @Test
+    void backupsAreNeverScheduledUnlessSetAndKeepSevenByDefault() {
+        Settings.Backups unset = Settings.fromEnvironment(Map.of()).backups();
+        assertEquals(Optional.empty(), unset.every());
+        assertEquals(7, unset.keep());
+        assertEquals(Optional.empty(), unset.directory());
+        for (Map.Entry<String, Duration> period : Map.of("6h", Duration.ofHours(6), "30m", Duration.ofMinutes(30),
+                "10s", Duration.ofSeconds(10), "1d", Duration.ofDays(1)).entrySet()) {
+            assertEquals(Optional.of(period.getValue()), Settings.fromEnvironment(Map.of("DONORS_BACKUP_EVERY",
+                    period.getKey())).backups().every());
+        }
+        Settings.Backups set = Settings.fromEnvironment(Map.of("DONORS_BACKUP_KEEP", "30", "DONORS_BACKUP_DIR",
+                "/mnt/offsite")).backups();
+        assertEquals(30, set.keep());
+        assertEquals(Optional.of(Path.of("/mnt/offsite")), set.directory());
+    }
+
+    /** The README's configuration table is how an operator learns a variable exists: it must hold every one. */
+    @Test
+    void theReadmeNamesEveryVariableTheServiceReads() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        Matcher read = Pattern.compile("\"(DONORS_[A-Z_]+)\"").matcher(Files.readString(
+                Path.of("src/main/java/org/donordata/bootstrap/Settings.java")));
+        int variables = 0;
+        while (read.find()) {
+            variables++;
+            assertTrue(readme.contains("`" + read.group(1) + "`"), read.group(1) + " is not in the README");
+        }
+        assertTrue(variables > 25, "the variables were found: " + variables);
     }
 
     @Test

@@ -1,0 +1,154 @@
+package org.donordata.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.stream.Stream;
+
+import org.donordata.testing.Await;
+import org.donordata.testing.LogCapture;
+import org.donordata.testing.Metrics;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * docs/deployment.md, "Backups": the running service's own backups on DONORS_BACKUP_EVERY, the newest
+ * DONORS_BACKUP_KEEP kept, their age and failures as metrics, a full disk failing them cleanly while the service serves.
+ */
+class ScheduledBackupsTest {
+
+    private static final String KEY = "scheduled-backups-test-key-0123456789";
+    private static final String DONOR = "{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\",\"notes\":\""
+            + "x".repeat(2_000) + "\"}";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(120)
+    void backupsAreTakenOnTheScheduleAndOnlyTheNewestAreKept() throws Exception {
+        Path backups = Files.createDirectories(dir.resolve("backups"));
+        for (int second = 0; second < 3; second++) {
+            Path old = backups.resolve("donors-20200101T00000" + second + "Z.db");
+            Files.writeString(old, "an old backup");
+            Files.writeString(Path.of(old + ".sha256"), "0  " + old.getFileName());
+        }
+        Path abandoned = Files.writeString(backups.resolve(".donors-20200101T000003Z.db.partial"), "killed half-way");
+        Files.setLastModifiedTime(abandoned, FileTime.from(Instant.now().minus(Duration.ofHours(2))));
+        Path underWay = Files.writeString(backups.resolve(".donors-20200101T000004Z.db.partial"), "another's, writing");
+        Instant started = Instant.now().minusSeconds(1);
+
+        Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
+        env.put("DONORS_BACKUP_EVERY", "1s");
+        env.put("DONORS_BACKUP_KEEP", "2");
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            assertEquals(201, new ApiClient(service.port()).post("/api/v1/donors", KEY, DONOR).status());
+            List<Path> kept = Await.value("two backups of this run, and none older", Duration.ofSeconds(60), () -> {
+                List<Path> found = backupsIn(backups);
+                return found.size() == 2 && found.stream().allMatch(file -> takenAt(file).isAfter(started))
+                        ? Optional.of(found) : Optional.empty();
+            }, () -> backupsIn(backups).toString());
+
+            for (Path backup : kept) {
+                assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(backup)));
+            }
+            // The checksums are sha256sum's own format: an operator checks a copy with the usual tool.
+            String[] check = Stream.concat(Stream.of("sha256sum", "--check", "--strict"),
+                    kept.stream().map(file -> file.getFileName() + ".sha256")).toArray(String[]::new);
+            Process sha256sum = new ProcessBuilder(check).directory(backups.toFile()).redirectErrorStream(true).start();
+            String said = new String(sha256sum.getInputStream().readAllBytes());
+            assertEquals(0, sha256sum.waitFor(), said);
+            assertTrue(Files.notExists(abandoned), "what a backup killed hours ago left is deleted");
+            assertTrue(Files.exists(underWay), "a temporary file still being written is not");
+
+            String metrics = Metrics.scrape(service.adminPort());
+            double age = Metrics.sample(metrics, "donors_backup_age_seconds");
+            assertTrue(age >= 0 && age < 30, "the newest backup's age: " + age);
+            assertEquals(0, Metrics.sample(metrics, "donors_backup_failures_total"));
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void aFullDiskFailsBackupsCleanlyLoggedOnceCountedAndTheServiceServes() throws Exception {
+        try (SmallFileSystem disk = SmallFileSystem.mount(dir, "backup-disk", "2m");
+                LogCapture log = LogCapture.of("donors.backups")) {
+            Path ballast = disk.fillBut(64 * 1024);
+            Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
+            env.put("DONORS_BACKUP_EVERY", "1s");
+            env.put("DONORS_BACKUP_DIR", disk.path().toString());
+            try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+                ApiClient client = new ApiClient(service.port());
+                for (int i = 0; i < 40; i++) {
+                    assertEquals(201, client.post("/api/v1/donors", KEY, DONOR).status());
+                }
+                Await.until("three failed backups counted", Duration.ofSeconds(60), () -> Metrics.find(
+                        Metrics.scrape(service.adminPort()), "donors_backup_failures_total").orElse(0) >= 3);
+
+                assertEquals(201, client.post("/api/v1/donors", KEY, DONOR).status(), "the service serves");
+                assertEquals(200, client.get("/api/v1/donors?limit=1", KEY).status());
+                List<String> warnings = log.records().stream().filter(record -> record.getLevel() == Level.WARNING)
+                        .map(LogRecord::getMessage).toList();
+                assertEquals(1, warnings.size(), "logged once, not once a failure: " + warnings);
+                assertTrue(warnings.getFirst().contains("A scheduled backup failed"), warnings.getFirst());
+                try (Stream<Path> left = Files.list(disk.path())) {
+                    assertEquals(List.of(ballast), left.toList(), "no backup, no temporary file left");
+                }
+
+                Files.delete(ballast);
+                Await.until("a backup once there is room", Duration.ofSeconds(60),
+                        () -> !backupsIn(disk.path()).isEmpty());
+                assertEquals(1, log.awaitMessages("donors.backups", "succeed again", Duration.ofSeconds(10)).size());
+            }
+        }
+    }
+
+    @Test
+    void aServerDatabaseRefusesToStartWithABackupSchedule() {
+        try (TestDatabase postgres = TestDatabase.postgres()) {
+            Map<String, String> env = postgres.servedWith(KEY);
+            env.put("DONORS_BACKUP_EVERY", "6h");
+            StartFailure refused = assertThrows(StartFailure.class,
+                    () -> RunningService.start(Settings.fromEnvironment(env), quiet()).close());
+            assertTrue(refused.getMessage().startsWith("DONORS_BACKUP_EVERY: backup copies a SQLite database file;"
+                    + " this database (postgresql) is backed up with pg_dump"), refused.getMessage());
+        }
+    }
+
+    private static List<Path> backupsIn(Path directory) {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(file -> file.getFileName().toString().matches("donors-[0-9]{8}T[0-9]{6}Z\\.db"))
+                    .sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Instant takenAt(Path backup) {
+        String stamp = backup.getFileName().toString().substring("donors-".length(), "donors-".length() + 16);
+        return DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).parse(stamp, Instant::from);
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream());
+    }
+}
