@@ -90,9 +90,10 @@ final class ScheduledBackups implements AutoCloseable {
     }
 
     private void takeOne() {
+        Instant takenAt = clock.instant();
         try {
-            SqlDatabase.Backup backup = database.backUp(directory, clock.instant(), percent -> { });
-            newestGood = Optional.of(clock.instant());
+            SqlDatabase.Backup backup = database.backUp(directory, takenAt, percent -> { });
+            newestGood = Optional.of(takenAt);
             List<Path> deleted = SqlDatabase.pruneBackups(directory, keep, clock.instant());
             LOG.log(System.Logger.Level.INFO, String.format("Backed up to %s: %,d bytes, %,d donors; %d older deleted",
                     backup.file(), backup.bytes(), backup.donors(), deleted.size()));
@@ -102,6 +103,11 @@ final class ScheduledBackups implements AutoCloseable {
             }
             failing = false;
         } catch (RuntimeException failure) {
+            if (Thread.currentThread().isInterrupted()) {
+                LOG.log(System.Logger.Level.INFO, "The backup under way was cancelled by the service's stop; nothing"
+                        + " of it was kept");
+                return;
+            }
             failures.incrementAndGet();
             if (!failing) {
                 LOG.log(System.Logger.Level.WARNING, "A scheduled backup failed: " + Main.explained(failure)
