@@ -95,7 +95,7 @@ class BackupCommandTest {
 
     @Test
     @Timeout(120)
-    void aBackupKilledHalfWayLeavesNoFileThatLooksWhole() throws Exception {
+    void aBackupKilledHalfWayLeavesNoFileThatLooksWholeAndATerminalShowsProgress() throws Exception {
         Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
         String url = env.get("DONORS_DB_URL");
         try (SqlDatabase created = SqlDatabase.open(DatabaseSettings.of(url, null, null));
@@ -119,6 +119,13 @@ class BackupCommandTest {
         CommandRun refused = CommandRun.of(env, "restore", partial.toString(), "--yes");
         assertEquals(1, refused.exit());
         assertTrue(refused.err().contains("has no " + partial.getFileName() + ".sha256 beside it"), refused.err());
+
+        // Run again at a terminal, it shows how far the copy has got, then the backup.
+        CommandRun shown = CommandRun.atTerminal(env, "", "backup");
+        assertEquals(0, shown.exit(), shown.out());
+        assertTrue(shown.out().contains("copied about "), shown.out());
+        assertTrue(TAKEN.matcher(shown.out().lines().reduce((first, last) -> last).orElse("") + "\n").matches(),
+                shown.out());
     }
 
     private static List<Path> filesIn(Path directory) throws IOException {

@@ -53,15 +53,17 @@ record CommandRun(int exit, String out, String err) {
         builder.environment().keySet().removeIf(name -> name.startsWith("DONORS_"));
         builder.environment().putAll(env);
         Process process = builder.start();
+        // The terminal stays open until the command ends: script ends the session at the end of its input.
         try (var input = process.getOutputStream()) {
             input.write(typed.getBytes(StandardCharsets.UTF_8));
+            input.flush();
+            String shown = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+                throw new AssertionError("the command did not end at its terminal: " + shown);
+            }
+            return new CommandRun(process.exitValue(), shown, shown);
         }
-        String shown = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
-            throw new AssertionError("the command did not end at its terminal: " + shown);
-        }
-        return new CommandRun(process.exitValue(), shown, shown);
     }
 
     /**
