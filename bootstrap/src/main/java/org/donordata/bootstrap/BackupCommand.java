@@ -6,6 +6,9 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.IntConsumer;
 
 import org.donordata.adapters.sql.SqlDatabase;
@@ -45,11 +48,32 @@ final class BackupCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (SqlDatabase database = SqlDatabase.open(settings.database())) {
             Path into = database.backupDirectory(Optional.ofNullable(directory).or(() -> settings.backups().directory()));
-            SqlDatabase.Backup backup = database.backUp(into, Clock.systemUTC().instant(),
-                    progress(spec.commandLine().getErr(), System.console() != null));
+            SqlDatabase.Backup backup = atLowestPriority(() -> database.backUp(into, Clock.systemUTC().instant(),
+                    progress(spec.commandLine().getErr(), System.console() != null)));
             out.printf("Backed up to %s: %,d bytes, %,d donors.%n", backup.file(), backup.bytes(), backup.donors());
         }
         return 0;
+    }
+
+    /**
+     * Runs the copy on a thread of the lowest priority, as a scheduled backup runs: a service on the same machine serves
+     * its requests first (docs/performance.md, "Backups"); on an idle machine it is as fast.
+     */
+    private static SqlDatabase.Backup atLowestPriority(Callable<SqlDatabase.Backup> backup) {
+        ExecutorService thread = Executors.newSingleThreadExecutor(new BackgroundThreads("backup-"));
+        try {
+            return thread.submit(backup).get();
+        } catch (ExecutionException failed) {
+            if (failed.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw new IllegalStateException(failed.getCause());
+        } catch (InterruptedException stopped) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the backup was stopped; nothing was kept.");
+        } finally {
+            thread.shutdownNow();
+        }
     }
 
     /** On a terminal, a line each time the copy has got five more percent; elsewhere (a log, cron's mail) nothing. */
