@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.helidon.logging.common.LogConfig;
 import org.donordata.adapters.cli.DonorCommands;
+import org.donordata.adapters.sql.BackupFailedException;
 import org.donordata.adapters.sql.copy.DatabaseCopyException;
 import org.donordata.application.ApplicationCommandException;
 import org.donordata.application.StorageUnavailableException;
@@ -55,7 +56,8 @@ public final class Main implements Callable<Integer> {
      */
     static String explained(Exception failure) {
         if (failure instanceof ApplicationCommandException || failure instanceof IllegalArgumentException
-                || failure instanceof DatabaseCopyException || failure instanceof StartFailure
+                || failure instanceof DatabaseCopyException || failure instanceof BackupFailedException
+                || failure instanceof StartFailure
                 || failure instanceof DomainException || failure instanceof StorageUnavailableException
                 // A server database refusing what only a database file can do (backup, restore), naming its tool.
                 || failure instanceof UnsupportedOperationException && failure.getMessage() != null) {

@@ -8,6 +8,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -106,6 +110,14 @@ class ScheduledBackupsTest {
 
                 assertEquals(201, client.post("/api/v1/donors", KEY, DONOR).status(), "the service serves");
                 assertEquals(200, client.get("/api/v1/donors?limit=1", KEY).status());
+                assertEquals(200, HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + service.adminPort() + "/observe/health/ready")).build(), HttpResponse.BodyHandlers.discarding())
+                        .statusCode(), "readiness does not look at backups");
+                // The command fails the same way: one line, exit 1, nothing written.
+                CommandRun command = CommandRun.of(env, "backup");
+                assertEquals(1, command.exit());
+                assertTrue(command.err().startsWith("error: the backup failed: ")
+                        && command.err().strip().lines().count() == 1, "[" + command.err() + "][" + command.out() + "]");
                 List<String> warnings = log.records().stream().filter(record -> record.getLevel() == Level.WARNING)
                         .map(LogRecord::getMessage).toList();
                 assertEquals(1, warnings.size(), "logged once, not once a failure: " + warnings);

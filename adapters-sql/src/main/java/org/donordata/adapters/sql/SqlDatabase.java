@@ -299,14 +299,17 @@ public final class SqlDatabase implements AutoCloseable {
      *
      * @param percentDone told now and then how far the copy has got
      * @throws UnsupportedOperationException on a server database, naming its own tool
-     * @throws IllegalStateException when the backup fails or its copy fails its check (nothing is kept)
+     * @throws BackupFailedException when the copy fails or fails its check (nothing is kept)
      */
     public Backup backUp(Path directory, Instant now, IntConsumer percentDone) {
         try {
             BackupTaken taken = kind.backUp(jdbcUrl, directory, now, percentDone);
             return new Backup(taken.file(), taken.bytes(), taken.donors());
+        } catch (IllegalStateException refused) {
+            throw new BackupFailedException(refused.getMessage(), refused);
         } catch (SQLException | IOException e) {
-            throw new IllegalStateException("the backup failed: " + e.getMessage() + "; nothing was kept.", e);
+            String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            throw new BackupFailedException("the backup failed: " + reason + "; nothing was kept.", e);
         }
     }
 
