@@ -138,13 +138,23 @@ class BackupCommandTest {
     }
 
     @Test
-    void aServerDatabaseIsRefusedNamingItsTool() {
+    void serverDatabasesAreRefusedNamingTheirTools() {
         try (TestDatabase postgres = TestDatabase.postgres()) {
             CommandRun refused = CommandRun.of(postgres.servedWith(KEY), "backup", "--to", dir.toString());
             assertEquals(1, refused.exit());
             assertTrue(refused.err().startsWith("error: backup copies a SQLite database file; this database"
                     + " (postgresql) is backed up with pg_dump, as docs/deployment.md, \"Backups\", shows."),
                     refused.err());
+        }
+        try (TestDatabase mariadb = TestDatabase.mariadb()) {
+            CommandRun refused = CommandRun.of(mariadb.servedWith(KEY), "backup");
+            assertEquals(1, refused.exit());
+            assertTrue(refused.err().startsWith("error: backup copies a SQLite database file; this database"
+                    + " (mariadb) is backed up with mariadb-dump, as docs/deployment.md, \"Backups\", shows."),
+                    refused.err());
+            CommandRun restore = CommandRun.of(mariadb.servedWith(KEY), "restore", "donors.sql", "--yes");
+            assertEquals(1, restore.exit());
+            assertTrue(restore.err().contains("mariadb-dump"), restore.err());
         }
         try (Stream<Path> written = Files.list(dir)) {
             assertEquals(List.of(), written.toList(), "nothing was written");
