@@ -136,9 +136,10 @@ final class RunningService implements AutoCloseable {
             return;
         }
         closed = true;
+        // First: a backup under way is cancelled at once, not waited for (the stop's time is the requests').
+        backups.ifPresent(ScheduledBackups::close);
         server.stop();
         deliverers.close();
-        backups.ifPresent(ScheduledBackups::close);
         unregisterMeters.run();
         wiring.close();
         // Once the database is closed: a restore may begin.

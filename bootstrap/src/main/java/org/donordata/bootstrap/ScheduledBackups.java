@@ -28,8 +28,8 @@ import org.donordata.adapters.sql.SqlDatabase;
 final class ScheduledBackups implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger("donors.backups");
-    /** How long a stop waits for a backup under way to give up (it is cancelled: its copy is deleted). */
-    private static final Duration STOP_WAIT = Duration.ofSeconds(30);
+    /** How long a stop waits for a backup under way to give up: it is cancelled at once, and its copy deleted. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
     private final SqlDatabase database;
     private final Path directory;
@@ -50,7 +50,8 @@ final class ScheduledBackups implements AutoCloseable {
         this.keep = keep;
         this.clock = clock;
         this.started = clock.instant();
-        this.newestGood = SqlDatabase.newestBackup(directory);
+        // A backup named in the future (a clock set back since) is not one to count the age, or the schedule, from.
+        this.newestGood = SqlDatabase.newestBackup(directory).filter(newest -> !newest.isAfter(started));
         MeterRegistry registry = Metrics.globalRegistry();
         this.meters = List.of(
                 registry.getOrCreate(Gauge.builder("donors.backup.age.seconds", this::newestAgeSeconds)
@@ -91,17 +92,9 @@ final class ScheduledBackups implements AutoCloseable {
 
     private void takeOne() {
         Instant takenAt = clock.instant();
+        SqlDatabase.Backup backup;
         try {
-            SqlDatabase.Backup backup = database.backUp(directory, takenAt, percent -> { });
-            newestGood = Optional.of(takenAt);
-            List<Path> deleted = SqlDatabase.pruneBackups(directory, keep, clock.instant());
-            LOG.log(System.Logger.Level.INFO, String.format("Backed up to %s: %,d bytes, %,d donors; %d older deleted",
-                    backup.file(), backup.bytes(), backup.donors(), deleted.size()));
-            if (failing) {
-                LOG.log(System.Logger.Level.INFO, "Scheduled backups succeed again after " + failures.get()
-                        + " failures in all");
-            }
-            failing = false;
+            backup = database.backUp(directory, takenAt, percent -> { });
         } catch (RuntimeException failure) {
             if (Thread.currentThread().isInterrupted()) {
                 LOG.log(System.Logger.Level.INFO, "The backup under way was cancelled by the service's stop; nothing"
@@ -114,11 +107,27 @@ final class ScheduledBackups implements AutoCloseable {
                         + " (logged once until one succeeds; every failure is counted in donors_backup_failures_total)");
             }
             failing = true;
+            return;
         }
+        newestGood = Optional.of(takenAt);
+        if (failing) {
+            LOG.log(System.Logger.Level.INFO, "Scheduled backups succeed again after " + failures.get()
+                    + " failures in all");
+        }
+        failing = false;
+        String pruned;
+        try {
+            pruned = SqlDatabase.pruneBackups(directory, keep, backup.file()).size() + " older deleted";
+        } catch (RuntimeException unpruned) {
+            // The backup is kept and good; the next backup prunes again.
+            pruned = "older ones not deleted (" + Main.explained(unpruned) + ")";
+        }
+        LOG.log(System.Logger.Level.INFO, String.format("Backed up to %s: %,d bytes, %,d donors; %s", backup.file(),
+                backup.bytes(), backup.donors(), pruned));
     }
 
     private double newestAgeSeconds() {
-        return Duration.between(newestGood.orElse(started), clock.instant()).toMillis() / 1000.0;
+        return Math.max(0, Duration.between(newestGood.orElse(started), clock.instant()).toMillis() / 1000.0);
     }
 
     /** Stops the schedule: a backup under way is cancelled, and nothing of it is kept. */
@@ -126,7 +135,10 @@ final class ScheduledBackups implements AutoCloseable {
     public void close() {
         timer.shutdownNow();
         try {
-            timer.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            if (!timer.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "The backup under way did not stop within " + STOP_WAIT.toSeconds()
+                        + " s; the stop goes on without it (its temporary file is deleted by the next backup)");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.SqlDatabase;
+import org.donordata.adapters.sql.kit.BackupFiles;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.DonorFilter;
 import org.donordata.testing.Await;
@@ -74,9 +75,14 @@ class BackupCommandTest {
             long donors = Long.parseLong(shown.group(2).replace(",", ""));
             assertTrue(donors >= 20, taken.out());
             assertTrue(statuses.stream().allMatch(status -> status == 201), "every create during it: " + statuses);
-            try (Stream<Path> kept = Files.list(backup.getParent())) {
-                assertEquals(List.of(backup, Path.of(backup + ".sha256")), kept.sorted().toList(),
-                        "the backup and its checksum, no partial file, are left");
+            assertEquals(List.of(backup.resolveSibling(".backup.lock"), backup, Path.of(backup + ".sha256")),
+                    filesIn(backup.getParent()), "the backup and its checksum, no partial file, are left");
+            // One backup into a directory at a time: two in one second would share their names.
+            try (BackupFiles.Held held = BackupFiles.hold(backup.getParent()).orElseThrow()) {
+                CommandRun meanwhile = CommandRun.of(env, "backup");
+                assertEquals(1, meanwhile.exit());
+                assertTrue(meanwhile.err().contains("another backup is being taken into " + backup.getParent()),
+                        meanwhile.err());
             }
             Path elsewhere = dir.resolve("offsite");
             CommandRun again = CommandRun.of(env, "backup", "--to", elsewhere.toString());
@@ -114,7 +120,7 @@ class BackupCommandTest {
                     .filter(file -> file.toFile().length() > 1024 * 1024).findFirst());
         }
         assertTrue(filesIn(backups).stream().allMatch(file -> file.getFileName().toString().matches(
-                "\\.donors-[0-9]{8}T[0-9]{6}Z\\.db\\.partial(-journal)?")),
+                "\\.donors-[0-9]{8}T[0-9]{6}Z\\.db\\.partial(-journal)?|\\.backup\\.lock")),
                 "killed half-way: only the hidden temporary file (and its journal): " + filesIn(backups));
         CommandRun refused = CommandRun.of(env, "restore", partial.toString(), "--yes");
         assertEquals(1, refused.exit());
@@ -123,7 +129,7 @@ class BackupCommandTest {
         // Run again at a terminal, it shows how far the copy has got, then the backup.
         CommandRun shown = CommandRun.atTerminal(env, "", "backup");
         assertEquals(0, shown.exit(), shown.out());
-        assertTrue(shown.out().contains("copied about "), shown.out());
+        assertTrue(shown.out().contains("copied about 0 %"), shown.out());
         assertTrue(TAKEN.matcher(shown.out().lines().reduce((first, last) -> last).orElse("") + "\n").matches(),
                 shown.out());
     }

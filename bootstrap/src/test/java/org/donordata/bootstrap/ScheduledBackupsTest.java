@@ -14,7 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,8 +56,7 @@ class ScheduledBackupsTest {
             Files.writeString(Path.of(old + ".sha256"), "0  " + old.getFileName());
         }
         Path abandoned = Files.writeString(backups.resolve(".donors-20200101T000003Z.db.partial"), "killed half-way");
-        Files.setLastModifiedTime(abandoned, FileTime.from(Instant.now().minus(Duration.ofHours(2))));
-        Path underWay = Files.writeString(backups.resolve(".donors-20200101T000004Z.db.partial"), "another's, writing");
+        Path orphan = Files.writeString(backups.resolve("donors-20200101T000004Z.db.sha256"), "0  its backup is gone");
         Instant started = Instant.now().minusSeconds(1);
 
         Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
@@ -66,28 +64,33 @@ class ScheduledBackupsTest {
         env.put("DONORS_BACKUP_KEEP", "2");
         try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
             assertEquals(201, new ApiClient(service.port()).post("/api/v1/donors", KEY, DONOR).status());
-            List<Path> kept = Await.value("two backups of this run, and none older", Duration.ofSeconds(60), () -> {
+            Await.until("two backups of this run, and none older", Duration.ofSeconds(60), () -> {
                 List<Path> found = backupsIn(backups);
-                return found.size() == 2 && found.stream().allMatch(file -> takenAt(file).isAfter(started))
-                        ? Optional.of(found) : Optional.empty();
-            }, () -> backupsIn(backups).toString());
-
-            for (Path backup : kept) {
-                assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(backup)));
-            }
-            // The checksums are sha256sum's own format: an operator checks a copy with the usual tool.
-            String[] check = Stream.concat(Stream.of("sha256sum", "--check", "--strict"),
-                    kept.stream().map(file -> file.getFileName() + ".sha256")).toArray(String[]::new);
-            Process sha256sum = new ProcessBuilder(check).directory(backups.toFile()).redirectErrorStream(true).start();
-            String said = new String(sha256sum.getInputStream().readAllBytes());
-            assertEquals(0, sha256sum.waitFor(), said);
-            assertTrue(Files.notExists(abandoned), "what a backup killed hours ago left is deleted");
-            assertTrue(Files.exists(underWay), "a temporary file still being written is not");
-
+                return found.size() == 2 && found.stream().allMatch(file -> takenAt(file).isAfter(started));
+            });
             String metrics = Metrics.scrape(service.adminPort());
             double age = Metrics.sample(metrics, "donors_backup_age_seconds");
             assertTrue(age >= 0 && age < 30, "the newest backup's age: " + age);
             assertEquals(0, Metrics.sample(metrics, "donors_backup_failures_total"));
+        }
+        // Once the service has stopped, nothing prunes or writes meanwhile: the two newest, whole, nothing else.
+        List<Path> kept = backupsIn(backups);
+        assertEquals(2, kept.size(), kept::toString);
+        for (Path backup : kept) {
+            assertTrue(takenAt(backup).isAfter(started), backup.toString());
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(backup)));
+        }
+        // The checksums are sha256sum's own format: an operator checks a copy with the usual tool.
+        String[] check = Stream.concat(Stream.of("sha256sum", "--check", "--strict"),
+                kept.stream().map(file -> file.getFileName() + ".sha256")).toArray(String[]::new);
+        Process sha256sum = new ProcessBuilder(check).directory(backups.toFile()).redirectErrorStream(true).start();
+        String said = new String(sha256sum.getInputStream().readAllBytes());
+        assertEquals(0, sha256sum.waitFor(), said);
+        assertTrue(Files.notExists(abandoned), "what a backup killed half-way left is deleted");
+        assertTrue(Files.notExists(orphan), "a checksum whose backup is gone is deleted");
+        try (Stream<Path> left = Files.list(backups)) {
+            assertEquals(2 * 2, left.filter(file -> !file.getFileName().toString().equals(".backup.lock")).count(),
+                    "each backup and its checksum, nothing else");
         }
     }
 
@@ -114,7 +117,11 @@ class ScheduledBackupsTest {
                         + service.adminPort() + "/observe/health/ready")).build(), HttpResponse.BodyHandlers.discarding())
                         .statusCode(), "readiness does not look at backups");
                 // The command fails the same way: one line, exit 1, nothing written.
-                CommandRun command = CommandRun.of(env, "backup");
+                // Until it meets the full disk rather than a scheduled backup holding the directory.
+                CommandRun command = Await.value("the command meeting the full disk", Duration.ofSeconds(30), () -> {
+                    CommandRun run = CommandRun.of(env, "backup");
+                    return run.err().contains("disk is full") ? Optional.of(run) : Optional.empty();
+                });
                 assertEquals(1, command.exit());
                 assertTrue(command.err().startsWith("error: the backup failed: ")
                         && command.err().strip().lines().count() == 1, "[" + command.err() + "][" + command.out() + "]");
@@ -122,9 +129,13 @@ class ScheduledBackupsTest {
                         .map(LogRecord::getMessage).toList();
                 assertEquals(1, warnings.size(), "logged once, not once a failure: " + warnings);
                 assertTrue(warnings.getFirst().contains("A scheduled backup failed"), warnings.getFirst());
-                try (Stream<Path> left = Files.list(disk.path())) {
-                    assertEquals(List.of(ballast), left.toList(), "no backup, no temporary file left");
-                }
+                // Between two attempts (a second apart): no backup, no temporary file.
+                Await.until("nothing but the ballast and the lock", Duration.ofSeconds(10), () -> {
+                    try (Stream<Path> left = Files.list(disk.path())) {
+                        return left.map(file -> file.getFileName().toString()).sorted().toList()
+                                .equals(List.of(".backup.lock", "ballast"));
+                    }
+                });
 
                 Files.delete(ballast);
                 Await.until("a backup once there is room", Duration.ofSeconds(60),

@@ -323,13 +323,14 @@ public final class SqlDatabase implements AutoCloseable {
     }
 
     /**
-     * Deletes all but the newest {@code keep} backups in {@code directory}, and what backups killed half-way left there.
+     * Deletes all but the newest {@code keep} backups in {@code directory} (never {@code justKept}), and what backups
+     * killed half-way left there; skipped while another process writes a backup into it.
      *
      * @return the backups deleted
      */
-    public static List<Path> pruneBackups(Path directory, int keep, Instant now) {
+    public static List<Path> pruneBackups(Path directory, int keep, Path justKept) {
         try {
-            return BackupFiles.prune(directory, keep, now);
+            return BackupFiles.prune(directory, keep, justKept);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

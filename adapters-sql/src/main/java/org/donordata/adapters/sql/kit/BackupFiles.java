@@ -3,15 +3,18 @@ package org.donordata.adapters.sql.kit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -35,17 +38,61 @@ public final class BackupFiles {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
     private static final Pattern KEPT = Pattern.compile("donors-([0-9]{8}T[0-9]{6}Z)\\.db");
-    /** A backup's temporary file, and the journal SQLite keeps beside it while writing it. */
-    private static final Pattern PARTIAL = Pattern.compile("\\.donors-[0-9]{8}T[0-9]{6}Z\\.db\\.partial(-journal)?");
+    /** A backup's temporary files: the copy, the journal SQLite keeps beside it while writing it, its checksum. */
+    private static final Pattern PARTIAL = Pattern.compile(
+            "\\.donors-[0-9]{8}T[0-9]{6}Z\\.db(\\.sha256)?\\.partial(-journal)?");
     private static final String CHECKSUM = ".sha256";
-    /** A temporary file unchanged this long belongs to a backup killed half-way: the next prune deletes it. */
-    private static final Duration ABANDONED = Duration.ofHours(1);
+    private static final String LOCK = ".backup.lock";
+
+    /** A directory held for one backup, or one prune, at a time (across processes); released on close. */
+    public interface Held extends AutoCloseable {
+        @Override
+        void close() throws IOException;
+    }
 
     /** A backup in its directory, and when it was taken (by its name). */
     public record Kept(Path file, Instant takenAt) {
     }
 
     private BackupFiles() {
+    }
+
+    /**
+     * Holds the directory for one backup or prune at a time, across processes (a cron job's backup beside the
+     * schedule's): two backups in one second would share their file names.
+     *
+     * @return none when another holds it
+     */
+    public static Optional<Held> hold(Path directory) throws IOException {
+        FileChannel channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException heldInThisProcess) {
+            lock = null;
+        }
+        if (lock == null) {
+            channel.close();
+            return Optional.empty();
+        }
+        FileLock held = lock;
+        return Optional.of(() -> {
+            held.release();
+            channel.close();
+        });
+    }
+
+    /**
+     * Deletes what backups killed half-way left: called while holding the directory, when no backup is being written
+     * into it.
+     */
+    public static void deleteAbandoned(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.filter(file -> PARTIAL.matcher(file.getFileName().toString()).matches()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
     }
 
     /** Where a backup taken at {@code at} is kept. */
@@ -58,10 +105,12 @@ public final class BackupFiles {
         return kept.resolveSibling("." + kept.getFileName() + ".partial");
     }
 
-    /** Deletes what a backup written under {@link #partial} left beside it, the journal too. */
+    /** Deletes what a backup written under {@link #partial} left beside it: the journal and the checksum's too. */
     public static void deletePartial(Path partial) throws IOException {
         Files.deleteIfExists(partial.resolveSibling(partial.getFileName() + "-journal"));
         Files.deleteIfExists(partial);
+        String kept = partial.getFileName().toString().replaceFirst("^\\.", "").replaceFirst("\\.partial$", "");
+        Files.deleteIfExists(partial(checksumOf(partial.resolveSibling(kept))));
     }
 
     public static Path checksumOf(Path backup) {
@@ -79,7 +128,12 @@ public final class BackupFiles {
         Files.writeString(checksumPartial, sha256(checked) + "  " + kept.getFileName() + "\n", StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(checksumPartial, PosixFilePermissions.fromString("rw-------"));
         move(checksumPartial, checksum);
-        move(checked, kept);
+        try {
+            move(checked, kept);
+        } catch (IOException | RuntimeException notKept) {
+            Files.deleteIfExists(checksum);
+            throw notKept;
+        }
     }
 
     /**
@@ -127,26 +181,41 @@ public final class BackupFiles {
     }
 
     /**
-     * Deletes all but the newest {@code keep} backups (with their checksums), and what backups killed half-way left.
+     * Deletes all but the newest {@code keep} backups (with their checksums), never {@code justKept} (a clock set back
+     * would make it look oldest), checksums whose backup is gone, and what backups killed half-way left. Skipped while
+     * another process writes a backup into the directory: the next prune does it.
      *
      * @return the backups deleted
      */
-    public static List<Path> prune(Path directory, int keep, Instant now) throws IOException {
-        List<Kept> kept = kept(directory);
-        List<Path> deleted = new ArrayList<>();
-        for (Kept old : kept.subList(Math.min(keep, kept.size()), kept.size())) {
-            Files.deleteIfExists(checksumOf(old.file()));
-            Files.deleteIfExists(old.file());
-            deleted.add(old.file());
+    public static List<Path> prune(Path directory, int keep, Path justKept) throws IOException {
+        Optional<Held> holding = hold(directory);
+        if (holding.isEmpty()) {
+            return List.of();
         }
-        try (Stream<Path> files = Files.list(directory)) {
-            for (Path file : files.filter(file -> PARTIAL.matcher(file.getFileName().toString()).matches()).toList()) {
-                if (Files.getLastModifiedTime(file).toInstant().isBefore(now.minus(ABANDONED))) {
-                    Files.deleteIfExists(file);
+        try (Held held = holding.get()) {
+            deleteAbandoned(directory);
+            List<Kept> kept = kept(directory);
+            List<Path> deleted = new ArrayList<>();
+            for (Kept old : kept.subList(Math.min(keep, kept.size()), kept.size())) {
+                if (!old.file().equals(justKept)) {
+                    Files.deleteIfExists(checksumOf(old.file()));
+                    Files.deleteIfExists(old.file());
+                    deleted.add(old.file());
                 }
             }
+            try (Stream<Path> files = Files.list(directory)) {
+                for (Path checksum : files.filter(file -> file.getFileName().toString().endsWith(".db" + CHECKSUM))
+                        .toList()) {
+                    String backup = checksum.getFileName().toString();
+                    if (KEPT.matcher(backup.substring(0, backup.length() - CHECKSUM.length())).matches()
+                            && !Files.exists(checksum.resolveSibling(backup.substring(0,
+                                    backup.length() - CHECKSUM.length())))) {
+                        Files.deleteIfExists(checksum);
+                    }
+                }
+            }
+            return deleted;
         }
-        return deleted;
     }
 
     private static void move(Path from, Path to) throws IOException {

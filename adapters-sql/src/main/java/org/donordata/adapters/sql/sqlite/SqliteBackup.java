@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -41,7 +42,7 @@ final class SqliteBackup {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
     /** How often a running backup tells its progress, and looks whether its thread was asked to stop. */
-    private static final Duration WATCH = Duration.ofMillis(250);
+    private static final Duration WATCH = Duration.ofMillis(100);
 
     private SqliteBackup() {
     }
@@ -50,57 +51,111 @@ final class SqliteBackup {
             throws SQLException, IOException {
         Path into = directory.toAbsolutePath();
         Files.createDirectories(into);
-        Path kept = BackupFiles.keptAs(into, now);
-        if (Files.exists(kept)) {
-            throw new IllegalStateException(kept + " exists already: a backup was taken this second; nothing was"
-                    + " written.");
+        Optional<BackupFiles.Held> holding = BackupFiles.hold(into);
+        if (holding.isEmpty()) {
+            throw new IllegalStateException("the backup failed: another backup is being taken into " + into
+                    + " at the same time; nothing was written.");
         }
-        Path partial = BackupFiles.partial(kept);
-        BackupFiles.deletePartial(partial);
-        try {
-            try (Connection connection = DriverManager.getConnection(jdbcUrl, SqliteFile.connectionProperties());
-                    Statement vacuum = connection.createStatement()) {
-                Thread watcher = watch(vacuum, Thread.currentThread(), partial, Files.size(database), percentDone);
-                try {
-                    vacuum.execute("VACUUM INTO '" + partial.toString().replace("'", "''") + "'");
-                } finally {
-                    watcher.interrupt();
-                }
+        try (BackupFiles.Held held = holding.get()) {
+            BackupFiles.deleteAbandoned(into);
+            Path kept = BackupFiles.keptAs(into, now);
+            if (Files.exists(kept)) {
+                throw new IllegalStateException("the backup failed: " + kept + " exists already (a backup was taken"
+                        + " this second); nothing was written.");
             }
-            long donors = checked(partial);
-            BackupFiles.keep(partial, kept);
-            return new BackupTaken(kept, Files.size(kept), donors);
-        } finally {
-            BackupFiles.deletePartial(partial);
+            Path partial = BackupFiles.partial(kept);
+            Running running = new Running();
+            Thread watcher = watch(running, Thread.currentThread(), partial, Files.size(database), percentDone);
+            try {
+                try (Connection connection = DriverManager.getConnection(jdbcUrl, SqliteFile.connectionProperties());
+                        Statement vacuum = connection.createStatement()) {
+                    running.run(vacuum, () -> vacuum.execute("VACUUM INTO '" + partial.toString().replace("'", "''")
+                            + "'"));
+                }
+                long donors = checked(partial, running);
+                BackupFiles.keep(partial, kept);
+                return new BackupTaken(kept, Files.size(kept), donors);
+            } finally {
+                watcher.interrupt();
+                joinUninterruptibly(watcher);
+                BackupFiles.deletePartial(partial);
+            }
         }
     }
 
     /**
-     * Tells how far the copy has got (its file's size against the database's, which it about reaches), and cancels it
-     * when the thread taking it is interrupted (a service stopping): the copy is one native call that would not notice.
+     * The statement a backup is running, which its watcher may cancel: set and cleared under its lock, so that no
+     * cancel reaches a statement being closed (SQLite's interrupt must not meet a connection being closed).
      */
-    private static Thread watch(Statement vacuum, Thread taker, Path partial, long databaseBytes,
+    private static final class Running {
+
+        private Statement statement;
+
+        interface Work {
+            void run() throws SQLException;
+        }
+
+        void run(Statement running, Work work) throws SQLException {
+            synchronized (this) {
+                statement = running;
+            }
+            try {
+                work.run();
+            } finally {
+                synchronized (this) {
+                    statement = null;
+                }
+            }
+        }
+
+        synchronized void cancel() throws SQLException {
+            if (statement != null) {
+                statement.cancel();
+            }
+        }
+    }
+
+    /**
+     * Tells how far the copy has got (its file's size against the database's, which it about reaches), and cancels the
+     * copy or its check when the thread taking it is interrupted (a service stopping): each is one native call that
+     * would not notice.
+     */
+    private static Thread watch(Running running, Thread taker, Path partial, long databaseBytes,
             IntConsumer percentDone) {
         // A platform thread: a virtual one started from a low-priority thread (scheduled backups) could make the
         // scheduler start a carrier that inherits that priority and then serves requests.
         return Thread.ofPlatform().daemon().name("backup-watch").start(() -> {
             try {
+                percentDone.accept(0);
                 while (!Thread.currentThread().isInterrupted()) {
                     Thread.sleep(WATCH);
                     if (taker.isInterrupted()) {
-                        vacuum.cancel();
-                        return;
-                    }
-                    if (Files.exists(partial) && databaseBytes > 0) {
+                        running.cancel();
+                    } else if (Files.exists(partial) && databaseBytes > 0) {
                         percentDone.accept((int) Math.min(99, Files.size(partial) * 100 / databaseBytes));
                     }
                 }
             } catch (InterruptedException done) {
-                // The copy has ended.
+                // The backup has ended.
             } catch (IOException | SQLException | RuntimeException unwatched) {
                 // Progress is a courtesy: the copy goes on without it.
             }
         });
+    }
+
+    private static void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -108,19 +163,26 @@ final class SqliteBackup {
      *
      * @throws IllegalStateException naming what its check found
      */
-    private static long checked(Path copy) throws SQLException {
+    private static long checked(Path copy, Running running) throws SQLException {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + copy);
                 Statement check = connection.createStatement()) {
-            try (ResultSet integrity = check.executeQuery("PRAGMA integrity_check")) {
-                String verdict = integrity.next() ? integrity.getString(1) : "no answer";
-                if (!"ok".equals(verdict)) {
-                    throw new IllegalStateException("the backup failed its check (" + verdict + "); nothing was kept.");
+            String[] verdict = new String[1];
+            long[] donors = new long[1];
+            running.run(check, () -> {
+                try (ResultSet integrity = check.executeQuery("PRAGMA integrity_check")) {
+                    verdict[0] = integrity.next() ? integrity.getString(1) : "no answer";
                 }
+                if ("ok".equals(verdict[0])) {
+                    try (ResultSet count = check.executeQuery("SELECT count(*) FROM donors")) {
+                        count.next();
+                        donors[0] = count.getLong(1);
+                    }
+                }
+            });
+            if (!"ok".equals(verdict[0])) {
+                throw new IllegalStateException("the backup failed its check (" + verdict[0] + "); nothing was kept.");
             }
-            try (ResultSet count = check.executeQuery("SELECT count(*) FROM donors")) {
-                count.next();
-                return count.getLong(1);
-            }
+            return donors[0];
         }
     }
 
