@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.IntConsumer;
 
+import org.donordata.adapters.cli.Terminal;
 import org.donordata.adapters.sql.SqlDatabase;
 
 import picocli.CommandLine.Command;
@@ -49,7 +50,7 @@ final class BackupCommand implements Callable<Integer> {
         try (SqlDatabase database = SqlDatabase.open(settings.database())) {
             Path into = database.backupDirectory(Optional.ofNullable(directory).or(() -> settings.backups().directory()));
             SqlDatabase.Backup backup = atLowestPriority(() -> database.backUp(into, Clock.systemUTC().instant(),
-                    progress(spec.commandLine().getErr(), System.console() != null)));
+                    progress(spec.commandLine().getErr(), Terminal.attached() != null)));
             out.printf("Backed up to %s: %,d bytes, %,d donors.%n", backup.file(), backup.bytes(), backup.donors());
         }
         return 0;
@@ -76,12 +77,15 @@ final class BackupCommand implements Callable<Integer> {
         }
     }
 
-    /** On a terminal, a line each time the copy has got five more percent; elsewhere (a log, cron's mail) nothing. */
+    /**
+     * On a terminal, a line as the copy starts and each time it has got five more percent; elsewhere (a log, cron's
+     * mail) nothing.
+     */
     static IntConsumer progress(PrintWriter err, boolean toTerminal) {
         if (!toTerminal) {
             return percent -> { };
         }
-        int[] shown = {0};
+        int[] shown = {-5};
         return percent -> {
             if (percent >= shown[0] + 5) {
                 shown[0] = percent;

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import org.donordata.adapters.cli.Terminal;
 import org.donordata.adapters.sql.SqlDatabase;
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
@@ -85,7 +86,7 @@ final class RestoreCommand implements Callable<Integer> {
 
     /** Asks a person at a terminal to type yes; without a terminal (a script, cron) there is no one to ask. */
     private static boolean confirmedOnTerminal(PrintWriter out, String consequence) {
-        Console terminal = System.console();
+        Console terminal = Terminal.attached();
         if (terminal == null) {
             return false;
         }

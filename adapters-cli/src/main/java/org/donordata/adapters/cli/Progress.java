@@ -31,7 +31,7 @@ final class Progress {
 
     /** Whether standard error is a terminal a person watches. */
     static boolean toTerminal() {
-        return System.console() != null;
+        return Terminal.attached() != null;
     }
 
     /** @param size how much work there is, in the unit {@link #done} reports it (0 if not known) */
