@@ -38,6 +38,10 @@ final class StoredTables implements AutoCloseable {
 
     private final Connection connection;
     private final Set<String> skipped;
+    /** The tables {@link #snapshot} reads, listed once: a run compares thousands of snapshots of one schema. */
+    private List<String> snapshotted;
+    /** Each table's read, prepared once. */
+    private final Map<String, PreparedStatement> reads = new java.util.HashMap<>();
 
     /**
      * @param skipped tables to leave out of {@link #snapshot()}, each for a reason the caller states (such as rows that
@@ -124,13 +128,17 @@ final class StoredTables implements AutoCloseable {
      */
     Map<String, List<List<String>>> snapshot() throws SQLException {
         Map<String, List<List<String>>> snapshot = new TreeMap<>();
-        for (String table : tables()) {
-            if (skipped.contains(table)) {
-                continue;
-            }
+        if (snapshotted == null) {
+            snapshotted = tables().stream().filter(table -> !skipped.contains(table)).toList();
+        }
+        for (String table : snapshotted) {
             List<List<String>> rows = new ArrayList<>();
-            try (PreparedStatement select = connection.prepareStatement("select * from " + table);
-                    ResultSet found = select.executeQuery()) {
+            PreparedStatement select = reads.get(table);
+            if (select == null) {
+                select = connection.prepareStatement("select * from " + table);
+                reads.put(table, select);
+            }
+            try (ResultSet found = select.executeQuery()) {
                 int columns = found.getMetaData().getColumnCount();
                 Set<String> scheduled = WRITTEN_ON_A_SCHEDULE.getOrDefault(table.toLowerCase(Locale.ROOT), Set.of());
                 List<Integer> compared = new ArrayList<>();
