@@ -206,17 +206,23 @@ public final class DonorService {
     /**
      * An imported donor (docs/api.md, "Import and export (the command line)"), created at most once per content: its
      * idempotency key is made of its own fingerprint, so the same row imported again (a rerun, a run after a crash, the
-     * corrected file) finds the donor it stored, within the keys' lifetime; an identical row is the same donor.
+     * corrected file) finds the donor it stored, within the keys' lifetime; an identical row is the same donor. The
+     * row's consent states are recorded in the same transaction: a consent refused stores nothing of the row.
      *
      * @throws InvalidInputException naming every bad or missing field
+     * @throws ConsentLimitException when a consent record would be one too many
      * @throws DuplicateExternalIdException when the external id is taken within the owner's donors
      */
-    public KeyedCreate createOncePerContent(ApplicationId owner, Actor actor, DonorChanges fields) {
+    public KeyedCreate createOncePerContent(ApplicationId owner, Actor actor, DonorChanges fields,
+            Map<ConsentPair, ConsentStatus> consent, String file) {
         DonorWrites writes = writesNow(actor);
         return donors.write(owner, writes.now(), tx -> {
             DonorDetails details = fields.applyToNew(tx::customFields);
             DonorFingerprint fingerprint = DonorFingerprint.of(details);
-            return writes.insertOnce(tx, new IdempotencyKey(IMPORT_KEY_PREFIX + fingerprint.hex()), details);
+            KeyedCreate created = writes.insertOnce(tx, new IdempotencyKey(IMPORT_KEY_PREFIX + fingerprint.hex()),
+                    details);
+            writes.importConsent(tx, created.donorId(), consent, file);
+            return created;
         });
     }
 
@@ -274,21 +280,6 @@ public final class DonorService {
      * @throws DonorNotFoundException when the owner has no such donor
      * @throws ConsentLimitException when a limit of the records leaves no room
      */
-    public void importConsent(ApplicationId owner, Actor actor, long donorId, Map<ConsentPair, ConsentStatus> states,
-            String file) {
-        DonorWrites writes = writesNow(actor);
-        donors.write(owner, writes.now(), tx -> {
-            for (Map.Entry<ConsentPair, ConsentStatus> state : states.entrySet()) {
-                Donor current = tx.find(donorId).orElseThrow(DonorNotFoundException::new);
-                if (current.details().consent().get(state.getKey()) != state.getValue()) {
-                    writes.recordConsent(tx, donorId, ConsentRequest.imported(state.getKey(), state.getValue(), file,
-                            writes.now()));
-                }
-            }
-            return null;
-        });
-    }
-
     /** The consent pairs the owner's records name, in key order: an export's consent columns. */
     public List<ConsentPair> consentPairs(ApplicationId owner) {
         return donors.consentPairs(owner);
@@ -370,5 +361,16 @@ public final class DonorService {
             ExpectedVersion expected, Optional<IdempotencyKey> idempotencyKey) {
         DonorWrites.Upsert upsert = new DonorWrites.Upsert(expected, fields.withExternalId(externalId), idempotencyKey);
         return writesNow(actor).upsert(donors, owner, externalId, upsert);
+    }
+
+    /**
+     * An import row with an external id: its upsert (last write wins) and its consent states, in one transaction
+     * (docs/api.md, "Moving consent"): a consent refused stores nothing of the row.
+     */
+    public Upserted importUpsert(ApplicationId owner, Actor actor, String externalId, DonorChanges fields,
+            Map<ConsentPair, ConsentStatus> consent, String file) {
+        DonorWrites.Upsert upsert = new DonorWrites.Upsert(ExpectedVersion.ANY, fields.withExternalId(externalId),
+                Optional.empty());
+        return writesNow(actor).upsert(donors, owner, externalId, upsert, consent, file);
     }
 }

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 import org.donordata.domain.ConsentLimitException;
+import org.donordata.domain.ConsentPair;
 import org.donordata.domain.ConsentRequest;
 import org.donordata.domain.ConsentState;
 import org.donordata.domain.ConsentStatus;
@@ -217,10 +218,40 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor, int co
      * attempt finds that donor and modifies it.
      */
     public Upserted upsert(DonorRepository donors, ApplicationId owner, String externalId, Upsert upsert) {
+        return upsert(donors, owner, externalId, upsert, Map.of(), "");
+    }
+
+    /**
+     * An import row's upsert: as {@link #upsert(DonorRepository, ApplicationId, String, Upsert)}, with the row's consent
+     * states recorded in the same transaction ({@link #importConsent}): a consent refused stores nothing of the row.
+     */
+    public Upserted upsert(DonorRepository donors, ApplicationId owner, String externalId, Upsert upsert,
+            Map<ConsentPair, ConsentStatus> consent, String file) {
         try {
-            return donors.write(owner, now, tx -> upsert(tx, externalId, upsert));
+            return donors.write(owner, now, tx -> importConsent(tx, upsert(tx, externalId, upsert), consent, file));
         } catch (DuplicateExternalIdException createdMeanwhile) {
-            return donors.write(owner, now, tx -> upsert(tx, externalId, upsert));
+            return donors.write(owner, now, tx -> importConsent(tx, upsert(tx, externalId, upsert), consent, file));
+        }
+    }
+
+    private Upserted importConsent(DonorTransaction tx, Upserted upserted, Map<ConsentPair, ConsentStatus> consent,
+            String file) {
+        importConsent(tx, upserted.donor().id(), consent, file);
+        return upserted;
+    }
+
+    /**
+     * Records, as an import's, each of the states a file's row gives the donor that differs from its current one
+     * (docs/api.md, "Moving consent").
+     *
+     * @throws ConsentLimitException when a record would be one too many for the donor, or its purpose for the owner
+     */
+    public void importConsent(DonorTransaction tx, long donorId, Map<ConsentPair, ConsentStatus> states, String file) {
+        for (Map.Entry<ConsentPair, ConsentStatus> state : states.entrySet()) {
+            Donor current = tx.find(donorId).orElseThrow(DonorNotFoundException::new);
+            if (current.details().consent().get(state.getKey()) != state.getValue()) {
+                recordConsent(tx, donorId, ConsentRequest.imported(state.getKey(), state.getValue(), file, now));
+            }
         }
     }
 

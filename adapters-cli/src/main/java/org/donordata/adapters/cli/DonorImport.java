@@ -29,7 +29,6 @@ import org.donordata.domain.ConsentPair;
 import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorField;
-import org.donordata.domain.ExpectedVersion;
 
 /**
  * Imports a file of donors into one application through the same use cases as the API (docs/api.md,
@@ -160,16 +159,13 @@ final class DonorImport {
         Map<ConsentPair, ConsentStatus> consent = ConsentColumns.states(row.consent());
         Object externalId = row.document().get(DonorField.EXTERNAL_ID.key());
         Imported imported;
+        // The donor and its consent in one transaction: a consent refused (the 51st purpose) stores nothing of the row.
         if (externalId instanceof String id && !id.isBlank()) {
-            Upserted upserted = donors.upsert(owner, IMPORTER, id.strip(), fields, ExpectedVersion.ANY,
-                    Optional.empty());
+            Upserted upserted = donors.importUpsert(owner, IMPORTER, id.strip(), fields, consent, fileName);
             imported = new Imported(upserted.created() ? Outcome.CREATED : Outcome.MODIFIED, upserted.donor().id());
         } else {
-            KeyedCreate created = donors.createOncePerContent(owner, IMPORTER, fields);
+            KeyedCreate created = donors.createOncePerContent(owner, IMPORTER, fields, consent, fileName);
             imported = new Imported(created.repeated() ? Outcome.REPEATED : Outcome.CREATED, created.donorId());
-        }
-        if (!consent.isEmpty()) {
-            donors.importConsent(owner, IMPORTER, imported.donorId(), consent, fileName);
         }
         return imported;
     }

@@ -16,18 +16,27 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Collectors;
 
+import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.ConsentRecord;
 import org.donordata.application.DonorService;
 import org.donordata.application.InMemoryDonorRepository;
 import org.donordata.application.fields.CustomFieldService;
 import org.donordata.application.fields.InMemoryCustomFieldRepository;
 import org.donordata.domain.CustomFieldChanges;
 import org.donordata.application.RepositoryWrites;
+import org.donordata.domain.ConsentLimitException;
+import org.donordata.domain.ConsentMethod;
+import org.donordata.domain.ConsentPair;
+import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.Donor;
+import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.PageRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -310,5 +319,42 @@ class DonorImportTest {
             at += part.length;
         }
         return all;
+    }
+
+    @Test
+    void aRowsConsentIsRecordedAsTheImportsAndAStateHeldAlreadyIsNot() throws IOException {
+        byte[] csv = utf8("first_name,last_name,external_id,consent.email:newsletter\nAda,Lovelace,crm-1,granted\n");
+        assertEquals("created 1, modified 0, refused 0", importFile("consent.csv", csv).toString(),
+                refusals.toString());
+        Donor ada = stored(OWNER).getFirst();
+        ConsentPair newsletter = ConsentPair.parse("email:newsletter").orElseThrow();
+        assertEquals(ConsentStatus.GRANTED, ada.details().consent().get(newsletter));
+        List<ConsentRecord> records = donors.consents(OWNER, ada.id(), PageRequest.of(30, 0)).items();
+        assertEquals(1, records.size());
+        assertEquals(ConsentMethod.IMPORT, records.getFirst().method());
+        assertEquals("import of consent.csv", records.getFirst().source());
+
+        importFile("consent.csv", csv);
+        assertEquals(1, donors.consents(OWNER, ada.id(), PageRequest.of(30, 0)).items().size(),
+                "the state it holds already is not recorded again");
+    }
+
+    /** A row is one write: its consent refused (one purpose too many), its donor is not stored either. */
+    @Test
+    void aRowWhoseConsentIsRefusedStoresNothingOfIt() throws IOException {
+        Actor form = Actor.command("test");
+        long holder = donors.create(OWNER, form, DonorChanges.from(Map.of("first_name", "Holder", "last_name", "H")),
+                Optional.empty());
+        for (int i = 0; i < ConsentLimitException.MAX_PURPOSES_PER_APPLICATION; i++) {
+            donors.recordConsent(OWNER, form, holder, Map.of("channel", "email", "purpose", "purpose_" + i,
+                    "status", "granted", "source", "form", "method", "online"));
+        }
+        for (String externalId : new String[] {"", "crm-2"}) {
+            DonorImport.Summary summary = importFile("purposes.csv", utf8("first_name,last_name,external_id,"
+                    + "consent.email:one_too_many\nGrace,Hopper," + externalId + ",granted\n"));
+            assertEquals(1, summary.refused(), refusals.toString());
+            assertTrue(refusals.toString().contains("one_too_many"), refusals.toString());
+            assertEquals(List.of("Holder"), firstNames(), "nothing of the refused row is stored");
+        }
     }
 }
