@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReadmeExamplesTest {
 
-    private static final String KEY = "readme-restore-drill-key-0123456789";
+    private static final String KEY = "readme-examples-test-key-0123456789";
     private static final Pattern SHELL_BLOCK = Pattern.compile("```sh\\n(.*?)```", Pattern.DOTALL);
 
     @TempDir
