@@ -95,7 +95,8 @@ final class ScheduledBackups implements AutoCloseable {
         SqlDatabase.Backup backup;
         try {
             backup = database.backUp(directory, takenAt, percent -> { });
-        } catch (RuntimeException failure) {
+        } catch (RuntimeException | Error failure) {
+            // An Error too: one escaping would end the schedule without a word (the executor keeps it to itself).
             if (Thread.currentThread().isInterrupted()) {
                 LOG.log(System.Logger.Level.INFO, "The backup under way was cancelled by the service's stop; nothing"
                         + " of it was kept");
@@ -103,7 +104,8 @@ final class ScheduledBackups implements AutoCloseable {
             }
             failures.incrementAndGet();
             if (!failing) {
-                LOG.log(System.Logger.Level.WARNING, "A scheduled backup failed: " + Main.explained(failure)
+                LOG.log(System.Logger.Level.WARNING, "A scheduled backup failed: "
+                        + (failure instanceof Exception exception ? Main.explained(exception) : failure.toString())
                         + " (logged once until one succeeds; every failure is counted in donors_backup_failures_total)");
             }
             failing = true;
