@@ -63,6 +63,12 @@ final class RestoreCommand implements Callable<Integer> {
             throw new IllegalArgumentException(consequence + " Run it with --yes, or answer yes on a terminal, to go"
                     + " on; nothing was changed.");
         }
+        if (Terminal.attached() != null) {
+            // Its checksum and integrity_check read the whole file: a large one takes a while.
+            spec.commandLine().getErr().printf("  checking %s (%,d bytes) and putting it in place...%n", backup,
+                    backup.toFile().length());
+            spec.commandLine().getErr().flush();
+        }
         SqlDatabase.Restored restored = SqlDatabase.restore(settings.database(), backup, !withoutErasureReplay,
                 Clock.systemUTC().instant());
         out.println("Put " + backup + " in place; the database it replaced is kept as " + restored.keptAside() + ".");

@@ -145,6 +145,7 @@ class RestoreCommandTest {
         CommandRun confirmed = CommandRun.atTerminal(env, "yes\n", "restore", backup.toString(),
                 "--without-erasure-replay");
         assertEquals(0, confirmed.exit(), confirmed.out());
+        assertTrue(confirmed.out().contains("  checking " + backup), confirmed.out());
         assertTrue(confirmed.out().contains("not with --without-erasure-replay: those donors are back")
                 && confirmed.out().contains("were not made again"), confirmed.out());
         try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
