@@ -21,9 +21,14 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.donordata.testing.Await;
@@ -72,6 +77,7 @@ class ScheduledBackupsTest {
             double age = Metrics.sample(metrics, "donors_backup_age_seconds");
             assertTrue(age >= 0 && age < 30, "the newest backup's age: " + age);
             assertEquals(0, Metrics.sample(metrics, "donors_backup_failures_total"));
+            assertEveryMeterIsInTheReadme(metrics);
         }
         // Once the service has stopped, nothing prunes or writes meanwhile: the two newest, whole, nothing else.
         List<Path> kept = backupsIn(backups);
@@ -155,6 +161,35 @@ class ScheduledBackupsTest {
             assertTrue(refused.getMessage().startsWith("DONORS_BACKUP_EVERY: backup copies a SQLite database file;"
                     + " this database (postgresql) is backed up with pg_dump"), refused.getMessage());
         }
+    }
+
+    /**
+     * The README's list of meters is how an operator learns what to scrape: every donors_ meter a service shows (this
+     * one has backups scheduled) must be named there, a histogram's or counter's series by its name.
+     */
+    private static void assertEveryMeterIsInTheReadme(String metrics) throws IOException {
+        Set<String> named = new HashSet<>();
+        Matcher written = Pattern.compile("donors_[a-z_]*(\\{[a-z,]+})?").matcher(Files.readString(
+                Path.of("..", "README.md")));
+        while (written.find()) {
+            String name = written.group();
+            if (written.group(1) == null) {
+                named.add(name);
+            } else {
+                String stem = name.substring(0, name.indexOf('{'));
+                for (String each : written.group(1).replaceAll("[{}]", "").split(",")) {
+                    named.add(stem + each);
+                }
+            }
+        }
+        Set<String> shown = new TreeSet<>();
+        metrics.lines().filter(line -> line.startsWith("donors_")).map(line -> line.split("[{ ]", 2)[0])
+                .forEach(shown::add);
+        assertTrue(shown.size() > 10, "the meters were read: " + shown);
+        // A histogram's series are named by it: NAME_bucket, NAME_count, NAME_sum, NAME_max.
+        shown.removeIf(series -> named.contains(series)
+                || named.contains(series.replaceFirst("_(bucket|count|sum|max)$", "")));
+        assertEquals(Set.of(), shown, "meters the README does not name");
     }
 
     private static List<Path> backupsIn(Path directory) {
