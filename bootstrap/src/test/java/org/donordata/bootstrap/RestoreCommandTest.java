@@ -153,6 +153,35 @@ class RestoreCommandTest {
         }
     }
 
+    /** A new machine: no database, not even its directory, and the backup copied over with its checksum. */
+    @Test
+    @Timeout(120)
+    void aBackupIsRestoredOnANewMachineOnlyWithoutTheReplay() throws Exception {
+        Map<String, String> env = TestDatabase.sqlite(dir.resolve("old")).servedWith(KEY);
+        long donor;
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            donor = created(new ApiClient(service.port()), "Moved", "moved@example.org");
+        }
+        Matcher shown = TAKEN.matcher(CommandRun.output(env, "backup"));
+        assertTrue(shown.matches());
+        Path backup = Path.of(shown.group(1));
+        Map<String, String> moved = TestDatabase.sqlite(dir.resolve("new/data")).servedWith(KEY);
+
+        CommandRun refused = CommandRun.of(moved, "restore", backup.toString(), "--yes");
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("there is no database at " + dir.resolve("new/data/donors.db")
+                + " to read the erasures") && refused.err().contains("--without-erasure-replay"), refused.err());
+        assertFalse(Files.exists(dir.resolve("new")), "nothing was made");
+
+        CommandRun restored = CommandRun.of(moved, "restore", backup.toString(), "--yes", "--without-erasure-replay");
+        assertEquals(0, restored.exit(), restored.err());
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir.resolve("new/data"))));
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(moved), quiet())) {
+            assertEquals(200, new ApiClient(service.port()).get("/api/v1/donors/" + donor, KEY).status());
+        }
+    }
+
     private static long created(ApiClient client, String name, String email) {
         ApiClient.Response response = client.post("/api/v1/donors", KEY, "{\"first_name\": \"" + name
                 + "\", \"last_name\": \"" + name + "\", \"email\": \"" + email + "\"}");

@@ -209,6 +209,14 @@ final class SqliteBackup {
 
     static Connections.Restored restore(Path database, Path backup, boolean replayErasures, Instant now)
             throws SQLException, IOException {
+        if (!Files.isDirectory(database.getParent())) {
+            // A new machine, the usual place of a restore: no service can hold a database whose directory is missing.
+            if (replayErasures) {
+                throw new IllegalArgumentException(noDatabase(database));
+            }
+            Files.createDirectories(database.getParent(),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
         try (FileChannel channel = FileChannel.open(servingLock(database), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE, StandardOpenOption.READ);
                 FileLock held = tryLock(channel)) {
@@ -278,7 +286,16 @@ final class SqliteBackup {
     }
 
     /** The donors the current database's trail records as erased after the backup's mark, in the order erased. */
+    private static String noDatabase(Path database) {
+        return "there is no database at " + database + " to read the erasures it recorded after the backup from: if"
+                + " this is a new machine, restore with --without-erasure-replay and erase again the donors your"
+                + " records say were erased after the backup (docs/deployment.md, \"Backups\"); nothing was changed.";
+    }
+
     private static List<long[]> erasedAfter(Path database, long mark) {
+        if (!Files.exists(database)) {
+            throw new IllegalArgumentException(noDatabase(database));
+        }
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:file:" + database + "?mode=ro");
                 PreparedStatement read = connection.prepareStatement("SELECT application_id, donor_id FROM audit_trail"
                         + " WHERE action = 'erased' AND id > ? ORDER BY id")) {
