@@ -47,6 +47,7 @@ final class BackupCommand implements Callable<Integer> {
     public Integer call() {
         Settings settings = Settings.fromEnvironment(env);
         PrintWriter out = spec.commandLine().getOut();
+        SqlDatabase.requireExisting(settings.database());
         try (SqlDatabase database = SqlDatabase.open(settings.database())) {
             Path into = database.backupDirectory(Optional.ofNullable(directory).or(() -> settings.backups().directory()));
             SqlDatabase.Backup backup = atLowestPriority(() -> database.backUp(into, Clock.systemUTC().instant(),

@@ -143,6 +143,16 @@ class BackupCommandTest {
         }
     }
 
+    /** A mistyped DONORS_DB_URL (cron's environment lacks it) must not be backed up as a new, empty database. */
+    @Test
+    void aDatabaseThatDoesNotExistIsNotBackedUpNorMade() {
+        Path missing = dir.resolve("elsewhere/donors.db");
+        CommandRun refused = CommandRun.of(Map.of("DONORS_DB_URL", "jdbc:sqlite:" + missing), "backup");
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().startsWith("error: there is no database at " + missing), refused.err());
+        assertTrue(Files.notExists(missing.getParent()), "nothing was made");
+    }
+
     @Test
     void serverDatabasesAreRefusedNamingTheirTools() {
         try (TestDatabase postgres = TestDatabase.postgres()) {

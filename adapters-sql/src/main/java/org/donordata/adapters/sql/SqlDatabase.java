@@ -260,6 +260,16 @@ public final class SqlDatabase implements AutoCloseable {
     }
 
     /**
+     * Refuses a database file that does not exist before anything opens it (opening makes an empty one): what a backup
+     * asks first, so that a mistyped DONORS_DB_URL is not backed up as an empty database.
+     *
+     * @throws IllegalArgumentException naming the missing file
+     */
+    public static void requireExisting(DatabaseSettings settings) {
+        SupportedDatabases.forUrl(settings.jdbcUrl()).requireExisting(settings.jdbcUrl());
+    }
+
+    /**
      * Puts a backup in place of the database of {@code settings}, no service running on it (docs/deployment.md,
      * "Backups"). The caller erases again the donors it returns, on the database opened afterwards.
      *

@@ -130,6 +130,15 @@ public interface Connections {
     record Restored(Path keptAside, List<long[]> erasedSince) {
     }
 
+    /**
+     * Refuses, before it is opened (which would make an empty one), a database file that does not exist: a backup of
+     * it would be a backup of nothing. A server's database is there or unreachable, which opening it says.
+     *
+     * @throws IllegalArgumentException naming the missing file
+     */
+    default void requireExisting(String jdbcUrl) {
+    }
+
     /** The tool a server's backups are taken with, for {@link #backUp}'s refusal. */
     default String backupTool() {
         return "its own tools";

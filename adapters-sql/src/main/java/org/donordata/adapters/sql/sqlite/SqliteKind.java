@@ -6,6 +6,7 @@ import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -268,6 +269,15 @@ public final class SqliteKind implements DatabaseKind {
     }
 
     // Empties the WAL into the file at a clean stop, so no older page version (which may hold erased data) stays.
+    @Override
+    public void requireExisting(String jdbcUrl) {
+        Path file = SqliteFile.file(jdbcUrl);
+        if (!Files.exists(file)) {
+            throw new IllegalArgumentException("there is no database at " + file + " (DONORS_DB_URL " + jdbcUrl
+                    + "): nothing to back up, and nothing was written.");
+        }
+    }
+
     @Override
     public Path backupDirectory(String jdbcUrl) {
         return SqliteFile.file(jdbcUrl).resolveSibling("backups");
