@@ -143,14 +143,27 @@ class BackupCommandTest {
         }
     }
 
-    /** A mistyped DONORS_DB_URL (cron's environment lacks it) must not be backed up as a new, empty database. */
+    /**
+     * A mistyped DONORS_DB_URL (cron's environment lacks it) must not be backed up as a new, empty database; a file
+     * where the directory should be is named with why, in one line.
+     */
     @Test
-    void aDatabaseThatDoesNotExistIsNotBackedUpNorMade() {
+    void aMissingDatabaseIsNotBackedUpNorMadeAndAFileForADirectoryIsNamed() throws IOException {
         Path missing = dir.resolve("elsewhere/donors.db");
         CommandRun refused = CommandRun.of(Map.of("DONORS_DB_URL", "jdbc:sqlite:" + missing), "backup");
         assertEquals(1, refused.exit());
         assertTrue(refused.err().startsWith("error: there is no database at " + missing), refused.err());
         assertTrue(Files.notExists(missing.getParent()), "nothing was made");
+
+        Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
+        try (SqlDatabase created = SqlDatabase.open(DatabaseSettings.of(env.get("DONORS_DB_URL"), null, null))) {
+            // a database to back up
+        }
+        Path file = Files.writeString(dir.resolve("not-a-directory"), "");
+        CommandRun misplaced = CommandRun.of(env, "backup", "--to", file.toString());
+        assertEquals(1, misplaced.exit());
+        assertEquals("error: the backup failed: " + file + ": exists, and is not a directory; nothing was kept.",
+                misplaced.err().strip());
     }
 
     @Test

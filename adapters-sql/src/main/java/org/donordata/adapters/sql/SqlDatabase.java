@@ -4,6 +4,10 @@ import static org.donordata.adapters.sql.schema.Tables.INSTALLATION_SECRETS;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -318,9 +322,22 @@ public final class SqlDatabase implements AutoCloseable {
         } catch (IllegalStateException refused) {
             throw new BackupFailedException(refused.getMessage(), refused);
         } catch (SQLException | IOException e) {
-            String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-            throw new BackupFailedException("the backup failed: " + reason + "; nothing was kept.", e);
+            throw new BackupFailedException("the backup failed: " + reason(e) + "; nothing was kept.", e);
         }
+    }
+
+    /** What went wrong, in one line: a file system's refusal names its file and why (Java's message is the path alone). */
+    private static String reason(Exception failure) {
+        if (failure instanceof FileSystemException refused) {
+            String why = refused.getReason() != null ? refused.getReason() : switch (refused) {
+                case FileAlreadyExistsException exists -> "exists, and is not a directory";
+                case AccessDeniedException denied -> "permission denied";
+                case NoSuchFileException missing -> "no such file or directory";
+                default -> refused.getClass().getSimpleName();
+            };
+            return refused.getFile() + ": " + why;
+        }
+        return String.valueOf(failure.getMessage()).lines().findFirst().orElse("");
     }
 
     /** When the newest backup in {@code directory} was taken; none when it holds none. */
