@@ -64,8 +64,16 @@ public final class BackupFiles {
      * @return none when another holds it
      */
     public static Optional<Held> hold(Path directory) throws IOException {
-        FileChannel channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+        return holdAlone(directory.resolve(LOCK));
+    }
+
+    /**
+     * Takes the lock file for this process alone (a restore takes a served database's this way).
+     *
+     * @return none when another holds it, in this process or another
+     */
+    public static Optional<Held> holdAlone(Path lockFile) throws IOException {
+        FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -97,7 +105,12 @@ public final class BackupFiles {
 
     /** Where a backup taken at {@code at} is kept. */
     public static Path keptAs(Path directory, Instant at) {
-        return directory.resolve("donors-" + STAMP.format(at) + ".db");
+        return directory.resolve("donors-" + stamp(at) + ".db");
+    }
+
+    /** A time as backups and the files a restore keeps aside are named by it: YYYYMMDDTHHMMSSZ. */
+    public static String stamp(Instant at) {
+        return STAMP.format(at);
     }
 
     /** The hidden name a backup is written under until it has passed its check. */

@@ -1,28 +1,25 @@
 package org.donordata.adapters.sql.sqlite;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.IntConsumer;
 
 import org.donordata.adapters.sql.kit.BackupFiles;
@@ -39,8 +36,6 @@ import org.donordata.adapters.sql.kit.Connections;
  */
 final class SqliteBackup {
 
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC);
     /** How often a running backup tells its progress, and looks whether its thread was asked to stop. */
     private static final Duration WATCH = Duration.ofMillis(100);
 
@@ -158,6 +153,13 @@ final class SqliteBackup {
         }
     }
 
+    /** What SQLite's integrity_check says of the file: "ok", or its first finding. */
+    private static String integrity(Statement statement) throws SQLException {
+        try (ResultSet integrity = statement.executeQuery("PRAGMA integrity_check")) {
+            return integrity.next() ? integrity.getString(1) : "no answer";
+        }
+    }
+
     /**
      * The copy's donors, once SQLite finds the file whole.
      *
@@ -169,9 +171,7 @@ final class SqliteBackup {
             String[] verdict = new String[1];
             long[] donors = new long[1];
             running.run(check, () -> {
-                try (ResultSet integrity = check.executeQuery("PRAGMA integrity_check")) {
-                    verdict[0] = integrity.next() ? integrity.getString(1) : "no answer";
-                }
+                verdict[0] = integrity(check);
                 if ("ok".equals(verdict[0])) {
                     try (ResultSet count = check.executeQuery("SELECT count(*) FROM donors")) {
                         count.next();
@@ -217,17 +217,16 @@ final class SqliteBackup {
             Files.createDirectories(database.getParent(),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
-        try (FileChannel channel = FileChannel.open(servingLock(database), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE, StandardOpenOption.READ);
-                FileLock held = tryLock(channel)) {
-            if (held == null) {
-                throw new IllegalArgumentException("a service holds " + database + ": stop it first; nothing was"
-                        + " changed.");
-            }
+        Optional<BackupFiles.Held> holding = BackupFiles.holdAlone(servingLock(database));
+        if (holding.isEmpty()) {
+            throw new IllegalArgumentException("a service holds " + database + ": stop it first; nothing was"
+                    + " changed.");
+        }
+        try (BackupFiles.Held held = holding.get()) {
             long mark = backupMark(backup);
             List<long[]> erased = replayErasures ? erasedAfter(database, mark) : List.of();
-            String stamp = STAMP.format(now);
-            Path aside = database.resolveSibling(database.getFileName() + ".before-restore-" + stamp);
+            Path aside = database.resolveSibling(database.getFileName() + ".before-restore-"
+                    + BackupFiles.stamp(now));
             for (String suffix : List.of("", "-wal", "-shm")) {
                 Path file = Path.of(database + suffix);
                 if (Files.exists(file)) {
@@ -239,15 +238,6 @@ final class SqliteBackup {
             Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
             Files.move(partial, database, StandardCopyOption.ATOMIC_MOVE);
             return new Connections.Restored(aside, erased);
-        }
-    }
-
-    /** The lock for this process alone, or null when a service holds it, in this process or another. */
-    private static FileLock tryLock(FileChannel channel) throws IOException {
-        try {
-            return channel.tryLock();
-        } catch (OverlappingFileLockException heldInThisProcess) {
-            return null;
         }
     }
 
@@ -268,12 +258,10 @@ final class SqliteBackup {
         }
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:file:" + backup + "?mode=ro");
                 Statement read = connection.createStatement()) {
-            try (ResultSet integrity = read.executeQuery("PRAGMA integrity_check")) {
-                String verdict = integrity.next() ? integrity.getString(1) : "no answer";
-                if (!"ok".equals(verdict)) {
-                    throw new IllegalArgumentException(backup + " fails its check (" + verdict + "); nothing was"
-                            + " changed.");
-                }
+            String verdict = integrity(read);
+            if (!"ok".equals(verdict)) {
+                throw new IllegalArgumentException(backup + " fails its check (" + verdict + "); nothing was"
+                        + " changed.");
             }
             try (ResultSet mark = read.executeQuery("SELECT coalesce(max(id), 0) FROM audit_trail")) {
                 mark.next();
@@ -285,13 +273,13 @@ final class SqliteBackup {
         }
     }
 
-    /** The donors the current database's trail records as erased after the backup's mark, in the order erased. */
     private static String noDatabase(Path database) {
         return "there is no database at " + database + " to read the erasures it recorded after the backup from: if"
                 + " this is a new machine, restore with --without-erasure-replay and erase again the donors your"
                 + " records say were erased after the backup (docs/deployment.md, \"Backups\"); nothing was changed.";
     }
 
+    /** The donors the current database's trail records as erased after the backup's mark, in the order erased. */
     private static List<long[]> erasedAfter(Path database, long mark) {
         if (!Files.exists(database)) {
             throw new IllegalArgumentException(noDatabase(database));
