@@ -119,13 +119,9 @@ class RestoreCommandTest {
     @Timeout(180)
     void aDatabaseThatCannotBeReadIsReplacedOnlyWithoutTheReplayAndAfterAYesAtTheTerminal() throws Exception {
         Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
-        long donor;
-        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
-            donor = created(new ApiClient(service.port()), "Kept", "kept@example.org");
-        }
-        Matcher shown = TAKEN.matcher(CommandRun.output(env, "backup"));
-        assertTrue(shown.matches());
-        Path backup = Path.of(shown.group(1));
+        BackedUp taken = backedUpWithADonor(env);
+        long donor = taken.donor();
+        Path backup = taken.backup();
         Path database = dir.resolve("donors.db");
         byte[] damaged = "not a database any more".repeat(1_000).getBytes(StandardCharsets.UTF_8);
         Files.write(database, damaged);
@@ -157,14 +153,9 @@ class RestoreCommandTest {
     @Test
     @Timeout(120)
     void aBackupIsRestoredOnANewMachineOnlyWithoutTheReplay() throws Exception {
-        Map<String, String> env = TestDatabase.sqlite(dir.resolve("old")).servedWith(KEY);
-        long donor;
-        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
-            donor = created(new ApiClient(service.port()), "Moved", "moved@example.org");
-        }
-        Matcher shown = TAKEN.matcher(CommandRun.output(env, "backup"));
-        assertTrue(shown.matches());
-        Path backup = Path.of(shown.group(1));
+        BackedUp taken = backedUpWithADonor(TestDatabase.sqlite(dir.resolve("old")).servedWith(KEY));
+        long donor = taken.donor();
+        Path backup = taken.backup();
         Map<String, String> moved = TestDatabase.sqlite(dir.resolve("new/data")).servedWith(KEY);
 
         CommandRun refused = CommandRun.of(moved, "restore", backup.toString(), "--yes");
@@ -180,6 +171,21 @@ class RestoreCommandTest {
         try (RunningService service = RunningService.start(Settings.fromEnvironment(moved), quiet())) {
             assertEquals(200, new ApiClient(service.port()).get("/api/v1/donors/" + donor, KEY).status());
         }
+    }
+
+    /** A donor, and a backup that holds it. */
+    private record BackedUp(long donor, Path backup) {
+    }
+
+    /** Serves the database of {@code env} to create a donor, stops, and backs it up. */
+    private static BackedUp backedUpWithADonor(Map<String, String> env) {
+        long donor;
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            donor = created(new ApiClient(service.port()), "Kept", "kept@example.org");
+        }
+        Matcher shown = TAKEN.matcher(CommandRun.output(env, "backup"));
+        assertTrue(shown.matches(), shown::toString);
+        return new BackedUp(donor, Path.of(shown.group(1)));
     }
 
     private static long created(ApiClient client, String name, String email) {
