@@ -99,13 +99,14 @@ public interface DonorTransaction {
     List<Donor> holding(String key, int count);
 
     /**
-     * The donor's count of consent records, the latest {@code given_at} of the pair's, and whether the owner's records
-     * name its purpose (docs/api.md, "Consent"): one read.
+     * The owner's donor with this id, held as {@link #find} holds it, with its count of consent records, the latest
+     * {@code given_at} of the pair's, and whether the owner's records name its purpose (docs/api.md, "Consent"): one
+     * read, since recording consent is as frequent as a modify.
      */
-    ConsentHistory consentHistory(long donorId, ConsentPair pair);
+    Optional<ConsentHistory> findForConsent(long donorId, ConsentPair pair);
 
     /**
-     * Takes a purpose {@link #consentHistory} found not named yet, in the owner's turn for new purposes: true when the
+     * Takes a purpose {@link #findForConsent} found not named yet, in the owner's turn for new purposes: true when the
      * owner's records name it by now or name fewer than {@code max} purposes (then it is one of them from now on),
      * false otherwise.
      */

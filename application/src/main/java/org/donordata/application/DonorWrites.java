@@ -285,18 +285,18 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor, int co
      * @throws ConsentLimitException when it has the most records a donor has, or the purpose would be one too many
      */
     public Optional<Long> recordConsent(DonorTransaction tx, long donorId, ConsentRequest request) {
-        Optional<Donor> current = tx.find(donorId);
-        if (current.isEmpty()) {
+        Optional<ConsentHistory> found = tx.findForConsent(donorId, request.pair());
+        if (found.isEmpty()) {
             return Optional.empty();
         }
-        Donor stored = current.get();
+        ConsentHistory history = found.get();
+        Donor stored = history.donor();
         if (stored.merged()) {
             throw new DonorMergedException(donorId, stored.mergedInto());
         }
         if (stored.erased()) {
             throw new DonorErasedException(donorId);
         }
-        ConsentHistory history = tx.consentHistory(donorId, request.pair());
         if (history.records() >= consentRecords) {
             throw ConsentLimitException.records(donorId, consentRecords);
         }

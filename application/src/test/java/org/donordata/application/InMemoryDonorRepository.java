@@ -432,11 +432,11 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         }
 
         @Override
-        public ConsentHistory consentHistory(long donorId, ConsentPair pair) {
+        public Optional<ConsentHistory> findForConsent(long donorId, ConsentPair pair) {
             List<ConsentRecord> records = consentsOf(owner, donorId).toList();
-            return new ConsentHistory(records.size(), records.stream().filter(record -> record.pair().equals(pair))
-                    .map(ConsentRecord::givenAt).max(Comparator.naturalOrder()),
-                    purposes.getOrDefault(owner, Set.of()).contains(pair.purpose()));
+            return find(donorId).map(donor -> new ConsentHistory(donor, records.size(), records.stream()
+                    .filter(record -> record.pair().equals(pair)).map(ConsentRecord::givenAt)
+                    .max(Comparator.naturalOrder()), purposes.getOrDefault(owner, Set.of()).contains(pair.purpose())));
         }
 
         @Override

@@ -27,6 +27,7 @@ import org.donordata.domain.ConsentPair;
 import org.donordata.domain.ConsentRequest;
 import org.donordata.domain.ConsentState;
 import org.donordata.domain.ConsentStatus;
+import org.donordata.domain.Donor;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
@@ -36,7 +37,7 @@ import org.jooq.impl.DSL;
  * Rows of {@code consent_records} and {@code consent_purposes} (V20), and what a donor write does with them
  * (DonorTransaction): each statement rendered once, since recording consent is as frequent as a modify.
  */
-public record ConsentRows(DatabaseKind kind, Statement history, Statement purposeTaken, Statement purposeCount,
+public record ConsentRows(DatabaseKind kind, Statement purposeTaken, Statement purposeCount,
         Statement addPurpose, Statement insert, Statement move, Statement state, Statement delete, Statement page,
         Statement pairs) {
 
@@ -69,12 +70,6 @@ public record ConsentRows(DatabaseKind kind, Statement history, Statement purpos
         var renderer = kind.renderer();
         var ofDonor = CONSENT_RECORDS.DONOR_ID.eq(DONOR);
         return new ConsentRows(kind,
-                // One read of what a record is decided on: on PostgreSQL each statement is a round trip in the row's lock.
-                Statement.render(renderer, DSL.select(DSL.count(), DSL.max(DSL.when(CONSENT_RECORDS.CHANNEL.eq(CHANNEL)
-                        .and(CONSENT_RECORDS.PURPOSE.eq(PURPOSE)), CONSENT_RECORDS.GIVEN_AT)),
-                        DSL.field(DSL.selectCount().from(CONSENT_PURPOSES).where(
-                                CONSENT_PURPOSES.APPLICATION_ID.eq(APPLICATION), CONSENT_PURPOSES.PURPOSE.eq(PURPOSE))))
-                        .from(CONSENT_RECORDS).where(ofDonor)),
                 Statement.render(renderer, DSL.selectCount().from(CONSENT_PURPOSES)
                         .where(CONSENT_PURPOSES.APPLICATION_ID.eq(APPLICATION), CONSENT_PURPOSES.PURPOSE.eq(PURPOSE))),
                 Statement.render(renderer, DSL.selectCount().from(CONSENT_PURPOSES)
@@ -119,17 +114,30 @@ public record ConsentRows(DatabaseKind kind, Statement history, Statement purpos
         return pairs;
     }
 
-    /** The donor's count of records, the latest given_at of the pair's, and whether the owner names its purpose. */
-    public ConsentHistory history(DSLContext tx, ApplicationId owner, long donorId, ConsentPair pair) {
-        Bindings bindings = new Bindings(kind).set(DONOR, donorId).set(CHANNEL, pair.channel().wireName())
-                .set(PURPOSE, pair.purpose()).set(APPLICATION, owner.value());
-        return tx.connectionResult(connection -> {
-            try (ResultSet row = history.prepared(connection, bindings).executeQuery()) {
-                row.next();
-                return new ConsentHistory(row.getLong(1), Optional.ofNullable(kind.instant(row, 2)),
-                        row.getLong(3) > 0);
-            }
-        });
+    /**
+     * What a new record of the donor whose id is {@code donorId} is decided on, as columns beside the donor's in the read
+     * that holds it (DonorQueries.findForConsent; on PostgreSQL each statement is a round trip in the row's lock): its
+     * count of records, the latest given_at of the pair's, and how many of the owner's purposes are the pair's (0 or 1).
+     */
+    public static List<Field<?>> historyOf(Field<Long> donorId) {
+        return List.of(DSL.field(DSL.selectCount().from(CONSENT_RECORDS).where(CONSENT_RECORDS.DONOR_ID.eq(donorId))),
+                DSL.field(DSL.select(DSL.max(CONSENT_RECORDS.GIVEN_AT)).from(CONSENT_RECORDS).where(
+                        CONSENT_RECORDS.DONOR_ID.eq(donorId), CONSENT_RECORDS.CHANNEL.eq(CHANNEL),
+                        CONSENT_RECORDS.PURPOSE.eq(PURPOSE))),
+                DSL.field(DSL.selectCount().from(CONSENT_PURPOSES).where(
+                        CONSENT_PURPOSES.APPLICATION_ID.eq(APPLICATION), CONSENT_PURPOSES.PURPOSE.eq(PURPOSE))));
+    }
+
+    /** The bindings {@link #historyOf} adds to a read's. */
+    public Bindings historyBindings(Bindings bindings, ApplicationId owner, ConsentPair pair) {
+        return bindings.set(CHANNEL, pair.channel().wireName()).set(PURPOSE, pair.purpose())
+                .set(APPLICATION, owner.value());
+    }
+
+    /** The donor with the columns of {@link #historyOf}, read from the row's column {@code first} on. */
+    public ConsentHistory history(Donor donor, ResultSet row, int first) throws SQLException {
+        return new ConsentHistory(donor, row.getLong(first), Optional.ofNullable(kind.instant(row, first + 1)),
+                row.getLong(first + 2) > 0);
     }
 
     /** DonorTransaction.takePurpose: a new purpose counted and added in the owner's turn for them. */

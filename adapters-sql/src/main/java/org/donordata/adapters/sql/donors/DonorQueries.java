@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
@@ -60,6 +61,7 @@ import org.jooq.impl.DSL;
  *
  * @param rows the reads of donors as rows: one, a page, a filtered or searched page
  * @param findForUpdate one donor, locking the row for the caller's transaction
+ * @param findForConsent the same, with what a new consent record of it is decided on (ConsentRows.historyOf)
  * @param documentColumns how the reads of documents select and read them
  * @param documents the reads that hand donors on, as documents
  * @param changes a page of the sync feed, as documents
@@ -74,7 +76,7 @@ import org.jooq.impl.DSL;
  * @param fields the owner's custom fields, as a write reads them
  * @param consent a donor's consent records, as writes and the list read them
  */
-public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate,
+public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate, Statement findForConsent,
         DonorColumns.Documents documentColumns, Reading documents,
         Statement insert, Statement update, Statement updateKeepingIndexed, Statement changes,
         Statement findByExternalIdForUpdate,
@@ -235,7 +237,9 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         DonorColumns.Documents documentColumns = DonorColumns.Documents.of(kind);
         List<Field<?>> documents = documentColumns.selected();
         return new DonorQueries(kind, rows,
-                Statement.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))), documentColumns,
+                Statement.render(renderer, kind.lockedForUpdate(byId(DonorColumns.SELECTED))),
+                Statement.render(renderer, kind.lockedForUpdate(byId(Stream.concat(DonorColumns.SELECTED.stream(),
+                        ConsentRows.historyOf(DONORS.ID).stream()).toList()))), documentColumns,
                 // Where the database writes no document, documents are read as rows: the same statements, once.
                 documentColumns.object().isPresent() ? Reading.of(kind, renderer, documents) : rows,
                 Statement.render(renderer, insert(kind)), Statement.render(renderer, update(kind, true)),

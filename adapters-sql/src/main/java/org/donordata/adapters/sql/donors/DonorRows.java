@@ -4,6 +4,7 @@ import static org.donordata.adapters.sql.schema.Tables.DONOR_WORDS;
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -194,8 +195,15 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
     }
 
     @Override
-    public ConsentHistory consentHistory(long donorId, ConsentPair pair) {
-        return queries.consent().history(tx, owner, donorId, pair);
+    public Optional<ConsentHistory> findForConsent(long donorId, ConsentPair pair) {
+        Bindings bindings = queries.consent().historyBindings(new Bindings(queries.kind())
+                .set(DonorQueries.APPLICATION, owner.value()).set(DonorQueries.ID, donorId), owner, pair);
+        return tx.connectionResult(connection -> {
+            try (ResultSet row = queries.findForConsent().prepared(connection, bindings).executeQuery()) {
+                return row.next() ? Optional.of(queries.consent().history(DonorColumns.read(row, queries.kind()), row,
+                        DonorColumns.SELECTED.size() + 1)) : Optional.empty();
+            }
+        });
     }
 
     @Override
