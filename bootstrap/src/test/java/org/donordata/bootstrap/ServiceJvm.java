@@ -45,6 +45,12 @@ final class ServiceJvm {
     private static final Path HOME = Path.of("target", "service-jvm").toAbsolutePath();
     private static final Pattern LISTENING = Pattern.compile("listening on (https?://[^/\\s]+)/");
     private static final String TRAINING_KEY = "service-jvm-training-key-0123456789";
+    /**
+     * A child serves a test for seconds: the optimising compiler's work (C2) and G1's concurrent threads would cost the
+     * suite's two cores more than they save (docs/performance.md, "Test JVMs start from an AOT cache"). The training
+     * run takes them too, so the cache fits the JVMs that use it.
+     */
+    private static final List<String> CHILD_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
     private ServiceJvm() {
     }
@@ -83,6 +89,7 @@ final class ServiceJvm {
     private static List<String> javaCommand(String classPath, String... options) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(CHILD_OPTIONS);
         command.addAll(List.of(options));
         command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", classPath, Main.class.getName()));
         return command;
@@ -144,7 +151,7 @@ final class ServiceJvm {
     /** What a cache depends on: each jar's path, size and time, as the JVM checks them before it uses the cache. */
     private static String fingerprint(String classPath) throws IOException {
         StringBuilder fingerprint = new StringBuilder(System.getProperty("java.home")).append('\n')
-                .append(Runtime.version());
+                .append(Runtime.version()).append('\n').append(CHILD_OPTIONS);
         for (String entry : classPath.split(java.io.File.pathSeparator)) {
             Path jar = Path.of(entry);
             fingerprint.append('\n').append(entry);
