@@ -69,6 +69,37 @@ class DonorServiceTest {
         assertEquals(1_000, store.consents(OWNER, id, 0, DonorRepository.MAX_ROWS).orElseThrow().size());
     }
 
+    // Evidence is never dropped: a merge keeps both donors' records past the limit, which then refuses new ones.
+    @Test
+    void aMergeKeepsEveryRecordOfBothDonorsPastTheLimitAndTheSurvivorTakesNoMore() {
+        InMemoryDonorRepository store = new InMemoryDonorRepository();
+        DonorService service = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC));
+        Actor form = Actor.command("test");
+        long survivor = service.create(OWNER, form, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")),
+                Optional.empty());
+        long duplicate = service.create(OWNER, form, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")),
+                Optional.empty());
+        Map<String, Object> granted = Map.of("channel", "email", "purpose", "newsletter", "status", "granted",
+                "source", "form", "method", "online");
+        Map<String, Object> withdrawn = Map.of("channel", "email", "purpose", "newsletter", "status", "withdrawn",
+                "source", "phone call", "method", "phone");
+        for (int i = 0; i < 600; i++) {
+            service.recordConsent(OWNER, form, survivor, granted);
+            service.recordConsent(OWNER, form, duplicate, withdrawn);
+        }
+
+        Donor merged = service.merge(OWNER, form, survivor, duplicate, ExpectedVersion.ANY);
+
+        assertEquals(1_200, store.consents(OWNER, survivor, 0, DonorRepository.MAX_ROWS).orElseThrow().size()
+                + store.consents(OWNER, survivor, DonorRepository.MAX_ROWS, DonorRepository.MAX_ROWS).orElseThrow()
+                        .size());
+        assertEquals(org.donordata.domain.ConsentStatus.WITHDRAWN, merged.details().consent().get(
+                new org.donordata.domain.ConsentPair(org.donordata.domain.ConsentChannel.EMAIL, "newsletter")),
+                "the duplicate's records were recorded last, at the same given_at");
+        assertThrows(org.donordata.domain.ConsentLimitException.class,
+                () -> service.recordConsent(OWNER, form, survivor, granted));
+    }
+
     @Test
     void createStoresValidatedDetailsWithTheTimeAtMicrosecondsAndTheirRecord() {
         InMemoryDonorRepository store = new InMemoryDonorRepository();
