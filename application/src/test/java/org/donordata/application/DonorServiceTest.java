@@ -52,20 +52,25 @@ class DonorServiceTest {
         assertEquals(Optional.of(new PageRequest(10, 40)), page.next());
     }
 
+    private static final Actor FORM = Actor.command("test");
+    private static final Map<String, Object> NEWSLETTER_GRANTED = Map.of("channel", "email", "purpose", "newsletter",
+            "status", "granted", "source", "form", "method", "online");
+
+    private static long createAda(DonorService service) {
+        return service.create(OWNER, FORM, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")),
+                Optional.empty());
+    }
+
     @Test
     void aDonorsThousandAndFirstConsentRecordIsRefused() {
         InMemoryDonorRepository store = new InMemoryDonorRepository();
         DonorService service = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC));
-        Actor form = Actor.command("test");
-        long id = service.create(OWNER, form, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")),
-                Optional.empty());
-        Map<String, Object> body = Map.of("channel", "email", "purpose", "newsletter", "status", "granted",
-                "source", "form", "method", "online");
+        long id = createAda(service);
         for (int i = 0; i < org.donordata.domain.ConsentLimitException.MAX_RECORDS_PER_DONOR; i++) {
-            service.recordConsent(OWNER, form, id, body);
+            service.recordConsent(OWNER, FORM, id, NEWSLETTER_GRANTED);
         }
         assertThrows(org.donordata.domain.ConsentLimitException.class,
-                () -> service.recordConsent(OWNER, form, id, body));
+                () -> service.recordConsent(OWNER, FORM, id, NEWSLETTER_GRANTED));
         assertEquals(1_000, store.consents(OWNER, id, 0, DonorRepository.MAX_ROWS).orElseThrow().size());
     }
 
@@ -74,21 +79,16 @@ class DonorServiceTest {
     void aMergeKeepsEveryRecordOfBothDonorsPastTheLimitAndTheSurvivorTakesNoMore() {
         InMemoryDonorRepository store = new InMemoryDonorRepository();
         DonorService service = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC));
-        Actor form = Actor.command("test");
-        long survivor = service.create(OWNER, form, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")),
-                Optional.empty());
-        long duplicate = service.create(OWNER, form, DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L")),
-                Optional.empty());
-        Map<String, Object> granted = Map.of("channel", "email", "purpose", "newsletter", "status", "granted",
-                "source", "form", "method", "online");
+        long survivor = createAda(service);
+        long duplicate = createAda(service);
         Map<String, Object> withdrawn = Map.of("channel", "email", "purpose", "newsletter", "status", "withdrawn",
                 "source", "phone call", "method", "phone");
         for (int i = 0; i < 600; i++) {
-            service.recordConsent(OWNER, form, survivor, granted);
-            service.recordConsent(OWNER, form, duplicate, withdrawn);
+            service.recordConsent(OWNER, FORM, survivor, NEWSLETTER_GRANTED);
+            service.recordConsent(OWNER, FORM, duplicate, withdrawn);
         }
 
-        Donor merged = service.merge(OWNER, form, survivor, duplicate, ExpectedVersion.ANY);
+        Donor merged = service.merge(OWNER, FORM, survivor, duplicate, ExpectedVersion.ANY);
 
         assertEquals(1_200, store.consents(OWNER, survivor, 0, DonorRepository.MAX_ROWS).orElseThrow().size()
                 + store.consents(OWNER, survivor, DonorRepository.MAX_ROWS, DonorRepository.MAX_ROWS).orElseThrow()
@@ -97,7 +97,7 @@ class DonorServiceTest {
                 new org.donordata.domain.ConsentPair(org.donordata.domain.ConsentChannel.EMAIL, "newsletter")),
                 "the duplicate's records were recorded last, at the same given_at");
         assertThrows(org.donordata.domain.ConsentLimitException.class,
-                () -> service.recordConsent(OWNER, form, survivor, granted));
+                () -> service.recordConsent(OWNER, FORM, survivor, NEWSLETTER_GRANTED));
     }
 
     @Test
