@@ -51,7 +51,7 @@ final class ScheduledBackups implements AutoCloseable {
         this.clock = clock;
         this.started = clock.instant();
         // A backup named in the future (a clock set back since) is not one to count the age, or the schedule, from.
-        this.newestGood = SqlDatabase.newestBackup(directory).filter(newest -> !newest.isAfter(started));
+        this.newestGood = database.newestBackup(directory).filter(newest -> !newest.isAfter(started));
         MeterRegistry registry = Metrics.globalRegistry();
         this.meters = List.of(
                 registry.getOrCreate(Gauge.builder("donors.backup.age.seconds", this::newestAgeSeconds)
@@ -119,7 +119,7 @@ final class ScheduledBackups implements AutoCloseable {
         failing = false;
         String pruned;
         try {
-            pruned = SqlDatabase.pruneBackups(directory, keep, backup.file()).size() + " older deleted";
+            pruned = database.pruneBackups(directory, keep, backup.file()).size() + " older deleted";
         } catch (RuntimeException unpruned) {
             // The backup is kept and good; the next backup prunes again.
             pruned = "older ones not deleted (" + Main.explained(unpruned) + ")";

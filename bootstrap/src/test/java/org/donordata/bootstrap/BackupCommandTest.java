@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 
 import org.donordata.adapters.sql.DatabaseSettings;
 import org.donordata.adapters.sql.SqlDatabase;
-import org.donordata.adapters.sql.kit.BackupFiles;
+import org.donordata.adapters.sql.sqlite.BackupFiles;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.DonorFilter;
 import org.donordata.testing.Await;

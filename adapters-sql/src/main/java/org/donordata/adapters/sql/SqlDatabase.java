@@ -39,7 +39,6 @@ import org.donordata.adapters.sql.applications.JooqApplicationRepository;
 import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.DonorStorage;
 import org.donordata.adapters.sql.donors.SqlDonorRepository;
-import org.donordata.adapters.sql.kit.BackupFiles;
 import org.donordata.adapters.sql.kit.BackupTaken;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Reads;
@@ -341,9 +340,9 @@ public final class SqlDatabase implements AutoCloseable {
     }
 
     /** When the newest backup in {@code directory} was taken; none when it holds none. */
-    public static Optional<Instant> newestBackup(Path directory) {
+    public Optional<Instant> newestBackup(Path directory) {
         try {
-            return BackupFiles.newest(directory);
+            return kind.newestBackup(directory);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -355,9 +354,9 @@ public final class SqlDatabase implements AutoCloseable {
      *
      * @return the backups deleted
      */
-    public static List<Path> pruneBackups(Path directory, int keep, Path justKept) {
+    public List<Path> pruneBackups(Path directory, int keep, Path justKept) {
         try {
-            return BackupFiles.prune(directory, keep, justKept);
+            return kind.pruneBackups(directory, keep, justKept);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -86,8 +86,8 @@ public interface Connections {
 
     /**
      * Takes a backup while the database serves (docs/deployment.md, "Backups"): a consistent copy written under a
-     * temporary name, checked, then kept in {@code directory} as {@link BackupFiles} names it, readable by its owner
-     * only; nothing is left of a backup that failed.
+     * temporary name, checked, then kept in {@code directory} under a name that tells when it was taken, readable by
+     * its owner only; nothing is left of a backup that failed.
      *
      * @param percentDone told now and then how far the copy has got, while it runs
      * @throws UnsupportedOperationException for a server, as {@link #backupDirectory}
@@ -95,6 +95,27 @@ public interface Connections {
      */
     default BackupTaken backUp(String jdbcUrl, Path directory, Instant now, IntConsumer percentDone)
             throws SQLException, IOException {
+        throw new UnsupportedOperationException(name() + " is backed up with " + backupTool() + ".");
+    }
+
+    /**
+     * When the newest backup {@link #backUp} kept in {@code directory} was taken; none when it holds none (where a
+     * schedule of backups continues from).
+     *
+     * @throws UnsupportedOperationException for a server, as {@link #backupDirectory}
+     */
+    default Optional<Instant> newestBackup(Path directory) throws IOException {
+        throw new UnsupportedOperationException(name() + " is backed up with " + backupTool() + ".");
+    }
+
+    /**
+     * Deletes all but the newest {@code keep} backups in {@code directory} (never {@code justKept}), and what backups
+     * killed half-way left there; skipped while another process writes a backup into it.
+     *
+     * @return the backups deleted
+     * @throws UnsupportedOperationException for a server, as {@link #backupDirectory}
+     */
+    default List<Path> pruneBackups(Path directory, int keep, Path justKept) throws IOException {
         throw new UnsupportedOperationException(name() + " is backed up with " + backupTool() + ".");
     }
 

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.IntConsumer;
 
-import org.donordata.adapters.sql.kit.BackupFiles;
 import org.donordata.adapters.sql.kit.BackupTaken;
 import org.donordata.adapters.sql.kit.Connections;
 

@@ -290,6 +290,16 @@ public final class SqliteKind implements DatabaseKind {
     }
 
     @Override
+    public Optional<Instant> newestBackup(Path directory) throws IOException {
+        return BackupFiles.newest(directory);
+    }
+
+    @Override
+    public List<Path> pruneBackups(Path directory, int keep, Path justKept) throws IOException {
+        return BackupFiles.prune(directory, keep, justKept);
+    }
+
+    @Override
     public AutoCloseable holdWhileServing(String jdbcUrl) throws IOException {
         return SqliteBackup.holdWhileServing(SqliteFile.file(jdbcUrl));
     }

@@ -1,4 +1,4 @@
-package org.donordata.adapters.sql.kit;
+package org.donordata.adapters.sql.sqlite;
 
 import java.io.IOException;
 import java.io.InputStream;
