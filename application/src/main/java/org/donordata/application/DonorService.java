@@ -273,13 +273,6 @@ public final class DonorService {
                 .orElseThrow(DonorNotFoundException::new);
     }
 
-    /**
-     * Records, for each pair whose status in {@code states} differs from the donor's current one, a record of an import
-     * (docs/api.md, "Moving consent"): given now, method import, source "import of FILE".
-     *
-     * @throws DonorNotFoundException when the owner has no such donor
-     * @throws ConsentLimitException when a limit of the records leaves no room
-     */
     /** The consent pairs the owner's records name, in key order: an export's consent columns. */
     public List<ConsentPair> consentPairs(ApplicationId owner) {
         return donors.consentPairs(owner);
