@@ -236,7 +236,7 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor, int co
 
     private Upserted importConsent(DonorTransaction tx, Upserted upserted, Map<ConsentPair, ConsentStatus> consent,
             String file) {
-        importConsent(tx, upserted.donor().id(), consent, file);
+        importConsent(tx, upserted.donor().id(), upserted.donor().details().consent(), consent, file);
         return upserted;
     }
 
@@ -247,9 +247,17 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor, int co
      * @throws ConsentLimitException when a record would be one too many for the donor, or its purpose for the owner
      */
     public void importConsent(DonorTransaction tx, long donorId, Map<ConsentPair, ConsentStatus> states, String file) {
+        if (!states.isEmpty()) {
+            importConsent(tx, donorId, tx.find(donorId).orElseThrow(DonorNotFoundException::new).details().consent(),
+                    states, file);
+        }
+    }
+
+    // The donor's state read once: a record changes its own pair's state only, so each pair compares with this one.
+    private void importConsent(DonorTransaction tx, long donorId, ConsentState current,
+            Map<ConsentPair, ConsentStatus> states, String file) {
         for (Map.Entry<ConsentPair, ConsentStatus> state : states.entrySet()) {
-            Donor current = tx.find(donorId).orElseThrow(DonorNotFoundException::new);
-            if (current.details().consent().get(state.getKey()) != state.getValue()) {
+            if (current.get(state.getKey()) != state.getValue()) {
                 recordConsent(tx, donorId, ConsentRequest.imported(state.getKey(), state.getValue(), file, now));
             }
         }
