@@ -64,7 +64,7 @@ final class RestoreCommand implements Callable<Integer> {
                     + " on; nothing was changed.");
         }
         if (Terminal.attached() != null) {
-            // Its checksum and integrity_check read the whole file: a large one takes a while.
+            // Its checksum and the database's own check read the whole file: a large one takes a while.
             spec.commandLine().getErr().printf("  checking %s (%,d bytes) and putting it in place...%n", backup,
                     backup.toFile().length());
             spec.commandLine().getErr().flush();

@@ -268,7 +268,6 @@ public final class SqliteKind implements DatabaseKind {
         return new Access(readers, writer, List.of(writer, readers, checkpoints));
     }
 
-    // Empties the WAL into the file at a clean stop, so no older page version (which may hold erased data) stays.
     @Override
     public void requireExisting(String jdbcUrl) {
         Path file = SqliteFile.file(jdbcUrl);
@@ -310,6 +309,7 @@ public final class SqliteKind implements DatabaseKind {
         return SqliteBackup.restore(SqliteFile.file(jdbcUrl), backup, replayErasures, now);
     }
 
+    // Empties the WAL into the file at a clean stop, so no older page version (which may hold erased data) stays.
     @Override
     public void beforeClose(DataSource pool) {
         try (Connection connection = pool.getConnection()) {
