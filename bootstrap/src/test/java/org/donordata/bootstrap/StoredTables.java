@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -41,7 +42,7 @@ final class StoredTables implements AutoCloseable {
     /** The tables {@link #snapshot} reads, listed once: a run compares thousands of snapshots of one schema. */
     private List<String> snapshotted;
     /** Each table's read, prepared once. */
-    private final Map<String, PreparedStatement> reads = new java.util.HashMap<>();
+    private final Map<String, PreparedStatement> reads = new HashMap<>();
 
     /**
      * @param skipped tables to leave out of {@link #snapshot()}, each for a reason the caller states (such as rows that
