@@ -49,6 +49,7 @@ import org.donordata.domain.ExpectedVersion;
 import org.donordata.domain.InvalidInputException;
 import org.donordata.domain.Problem;
 import org.donordata.domain.SearchQuery;
+import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -272,6 +273,8 @@ public abstract class CustomFieldRepositoryContract {
         return document;
     }
 
+    // It reads the feed (SqlDonorRepositoryTest says why such tests run alone).
+    @RunsAlone
     @Test
     void valuesOfEveryTypeAreStoredAndReadBackInTheFieldsOrderByEveryRead() {
         created(owner, field("chapter", CustomFieldType.TEXT));
