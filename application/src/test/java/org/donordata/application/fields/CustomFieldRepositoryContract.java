@@ -463,9 +463,13 @@ public abstract class CustomFieldRepositoryContract {
     }
 
     private List<String> namesFound(DonorFilter filter, long offset) {
-        List<String> listed = donors.list(owner, filter, offset, 30).stream()
+        return namesFound(filter, offset, 30);
+    }
+
+    private List<String> namesFound(DonorFilter filter, long offset, int count) {
+        List<String> listed = donors.list(owner, filter, offset, count).stream()
                 .map(donor -> donor.details().text(DonorField.FIRST_NAME)).toList();
-        assertEquals(listed, DonorDocuments.donors(donors.documents(owner, filter, offset, 30)).stream()
+        assertEquals(listed, DonorDocuments.donors(donors.documents(owner, filter, offset, count)).stream()
                 .map(donor -> donor.details().text(DonorField.FIRST_NAME)).toList(), "documents read as donors");
         return listed;
     }
@@ -534,6 +538,8 @@ public abstract class CustomFieldRepositoryContract {
                 Optional.empty(), Optional.empty(), Optional.empty(), filters("custom.interests", "news"));
         assertEquals(List.of("Ada"), namesFound(withEmail, 0));
         assertEquals(List.of("Bob"), namesFound(onlyCustom(filters("custom.interests", "news")), 1), "offset");
+        assertEquals(List.of("Di"), namesFound(onlyCustom(filters("custom.pledge.min", "1e1")), 1, 1),
+                "a range's page past an offset");
         DonorFilter searched = new DonorFilter(Optional.of(SearchQuery.parse("bo")), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 filters("custom.pledge.min", "0"));

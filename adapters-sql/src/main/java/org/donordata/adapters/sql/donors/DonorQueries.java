@@ -207,6 +207,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     private static final List<Param<String>> DUPLICATE_KEYS = IntStream.range(0, DuplicateKeys.Reason.values().length)
             .mapToObj(i -> DSL.param("p_duplicate_key_" + i, String.class)).toList();
     private static final Param<Integer> WORD_COUNT_LIMIT = DSL.param("p_word_count_limit", Integer.class);
+    /** How many of a drawn range's first donors a page can hold: its offset and count (CustomDrive.DRAWN). */
+    private static final Param<Integer> DRAWN_COUNT = DSL.param("p_drawn_count", Integer.class);
     /** U+10FFFF, which is no letter or digit and sorts after every one in each database's order of words (V9). */
     static final String AFTER_EVERY_LETTER = "\uDBFF\uDFFF";
 
@@ -381,6 +383,19 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             // The entries, in donor id order on the lookup index, lead: SQLite takes a CROSS JOIN's left table outside.
             return DSL.select(selected).from(DONOR_WORDS.crossJoin(DONORS)).where(conditions)
                     .orderBy(DONOR_WORDS.DONOR_ID).limit(kind.rowLimit(COUNT)).offset(OFFSET);
+        }
+        // DRAWN, one range and nothing else to check: a page holds only the range's first OFFSET + COUNT donors in id
+        // order (a range is of an integer, number or date: one entry a donor), so only those are drawn, however many
+        // the range holds (docs/performance.md, "Custom values").
+        if (shape.customs() == 1 && shape.criteria().isEmpty()) {
+            Table<?> first = DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS).where(
+                        DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.ge(CUSTOM_FROM.getFirst()),
+                        DONOR_WORDS.WORD.lt(CUSTOM_TO.getFirst()))
+                    .orderBy(DONOR_WORDS.DONOR_ID).limit(kind.boundLimit(DRAWN_COUNT)).asTable("drawn");
+            Field<Long> firstId = first.field(DONOR_WORDS.DONOR_ID);
+            return DSL.select(selected).from(first.crossJoin(DONORS))
+                    .where(DONORS.ID.eq(firstId), DONORS.APPLICATION_ID.eq(APPLICATION)).orderBy(firstId)
+                    .limit(kind.rowLimit(COUNT)).offset(OFFSET);
         }
         // DRAWN: the range's donors, as the database plans it best (Dialect.drawsFromAJoinedTable).
         if (!kind.drawsFromAJoinedTable()) {
@@ -707,7 +722,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     Bindings pageBindings(ApplicationId owner, DonorFilter filter, List<CustomFilter> customs, List<String> terms,
             long offset, int count) {
         Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(OFFSET, offset).set(COUNT, count)
-                .set(AFTER, 0L);
+                .set(AFTER, 0L).set(DRAWN_COUNT, (int) Math.min(Integer.MAX_VALUE, offset + count));
         filter.foldedEmail().ifPresent(email -> bindings.set(FILTER_EMAIL, email));
         filter.externalId().ifPresent(id -> bindings.set(FILTER_EXTERNAL_ID, id));
         filter.type().ifPresent(type -> bindings.set(FILTER_TYPE, type.key()));
