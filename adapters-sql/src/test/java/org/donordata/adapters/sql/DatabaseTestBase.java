@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 
 /**
- * A fresh database, migrated and opened before each test and discarded after it. A class run on every database is a
- * {@link OnEveryDatabase} class, whose run sets {@link #databaseUnderTest}; a class about one
+ * An empty database at the latest schema, opened before each test and emptied or discarded after it. A class run on
+ * every database is a {@link OnEveryDatabase} class, whose run sets {@link #databaseUnderTest}; a class about one
  * database overrides {@link #newTestDatabase} instead.
  */
 public abstract class DatabaseTestBase {
@@ -31,9 +31,10 @@ public abstract class DatabaseTestBase {
     TestDatabase testDatabase;
     SqlDatabase database;
 
+    /** The test's database, empty at the latest schema (TestDatabases.Entry#reused). */
     TestDatabase newTestDatabase(Path temporaryDirectory) {
         return Objects.requireNonNull(databaseUnderTest, "no database to run on: make the class a @ParameterizedClass"
-                + " over TestDatabases, or override newTestDatabase").create(temporaryDirectory);
+                + " over TestDatabases, or override newTestDatabase").reused(temporaryDirectory);
     }
 
     /** The service's migrations on the database of these settings, to be stopped at an earlier version. */
@@ -42,9 +43,10 @@ public abstract class DatabaseTestBase {
                 .dataSource(settings.jdbcUrl(), settings.user(), settings.password());
     }
 
-    /** A database of this kind apart from the test's own, for a test that migrates it step by step itself. */
+    /** A new, empty database of this kind apart from the test's own, for a test that migrates it step by step. */
     TestDatabase separateTestDatabase(String name) throws IOException {
-        return newTestDatabase(Files.createDirectories(temporaryDirectory.resolve(name)));
+        Path directory = Files.createDirectories(temporaryDirectory.resolve(name));
+        return databaseUnderTest != null ? databaseUnderTest.create(directory) : newTestDatabase(directory);
     }
 
     /** jOOQ straight on the database, past the service: to write rows as an older schema held them. */

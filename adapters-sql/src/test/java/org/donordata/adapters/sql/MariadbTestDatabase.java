@@ -7,14 +7,16 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
 /**
- * A database of its own on the MariaDB server, created for one test and dropped after it, so runs never see each
- * other's rows. The server is required: when it cannot be reached the test fails and says how to start it.
- * DONORS_TEST_MARIADB_HOST, DONORS_TEST_MARIADB_PORT and DONORS_TEST_MARIADB_USER (as for bin/mariadb-up) point the
- * tests at another server.
+ * A database of its own on the MariaDB server, for one test: created and dropped after it, or (reused) emptied and
+ * handed to the next test of the JVM, so runs never see each other's rows. The server is required: when it cannot be
+ * reached the test fails and says how to start it. DONORS_TEST_MARIADB_HOST, DONORS_TEST_MARIADB_PORT and
+ * DONORS_TEST_MARIADB_USER (as for bin/mariadb-up) point the tests at another server.
  */
 public final class MariadbTestDatabase implements TestDatabase {
 
@@ -22,28 +24,90 @@ public final class MariadbTestDatabase implements TestDatabase {
             + environment("DONORS_TEST_MARIADB_PORT", "3306") + "/";
     private static final String USER = environment("DONORS_TEST_MARIADB_USER", "root");
 
-    private final String database = "donors_test_" + UUID.randomUUID().toString().replace("-", "");
+    /** Databases at the latest version, emptied and handed on from test to test. */
+    private static final ReusedDatabases REUSED = new ReusedDatabases(new ReusedDatabases.Server() {
+        @Override
+        public String create() {
+            return createDatabase();
+        }
 
-    private MariadbTestDatabase() {
-        execute("CREATE DATABASE " + database);
+        @Override
+        public DatabaseSettings settings(String database) {
+            return settingsOf(database);
+        }
+
+        @Override
+        public void drop(String database) {
+            dropDatabase(database);
+        }
+
+        @Override
+        public String shapeQuery() {
+            return "SELECT concat((SELECT count(*) FROM information_schema.columns WHERE table_schema = database()),"
+                    + " '/', (SELECT count(*) FROM information_schema.statistics WHERE table_schema = database()),"
+                    + " '/', (SELECT count(*) FROM flyway_schema_history))";
+        }
+
+        @Override
+        public String tablesQuery() {
+            return "SELECT table_name FROM information_schema.tables WHERE table_schema = database()"
+                    + " AND table_name <> 'flyway_schema_history' ORDER BY table_name";
+        }
+
+        @Override
+        public List<String> emptying(List<String> tables) {
+            List<String> statements = new ArrayList<>();
+            // A connection a test left open would hold its locks: better dropped than waited on.
+            statements.add("SET SESSION lock_wait_timeout = 10");
+            statements.add("SET FOREIGN_KEY_CHECKS = 0");
+            tables.forEach(table -> statements.add("TRUNCATE TABLE " + table));
+            statements.add("SET FOREIGN_KEY_CHECKS = 1");
+            return statements;
+        }
+    });
+
+    private final String database;
+
+    private MariadbTestDatabase(String database) {
+        this.database = database;
     }
 
+    /** A new, empty database, for a test that migrates it itself (or step by step). */
     public static TestDatabase create() {
-        return new MariadbTestDatabase();
+        return new MariadbTestDatabase(createDatabase());
+    }
+
+    /** An empty database at the latest version, which other tests of this JVM may have used and emptied before. */
+    public static TestDatabase reused() {
+        return REUSED.take();
     }
 
     @Override
     public DatabaseSettings settings() {
-        // A small pool: the server is shared with other builds and other test classes.
-        return new DatabaseSettings(SERVER + database, USER, null, 3, Duration.ofSeconds(10));
+        return settingsOf(database);
     }
 
     @Override
     public void close() {
+        dropDatabase(database);
+    }
+
+    private static String createDatabase() {
+        String database = "donors_test_" + UUID.randomUUID().toString().replace("-", "");
+        execute("CREATE DATABASE " + database);
+        return database;
+    }
+
+    private static void dropDatabase(String database) {
         execute("DROP DATABASE " + database);
     }
 
-    private void execute(String sql) {
+    private static DatabaseSettings settingsOf(String database) {
+        // A small pool: the server is shared with other builds and other test classes.
+        return new DatabaseSettings(SERVER + database, USER, null, 3, Duration.ofSeconds(10));
+    }
+
+    private static void execute(String sql) {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (SQLException e) {

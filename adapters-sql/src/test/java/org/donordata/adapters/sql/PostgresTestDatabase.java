@@ -7,14 +7,15 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
 /**
- * A schema of its own in the PostgreSQL database {@code test}, created for one test and dropped after it, so runs
- * never see each other's rows. The server is required: when it cannot be reached the test fails and says how
- * to start it. DONORS_TEST_PG_HOST and DONORS_TEST_PG_PORT (as for bin/postgres-up) and DONORS_TEST_PG_USER
- * point the tests at another server.
+ * A schema of its own in the PostgreSQL database {@code test}, for one test: created and dropped after it, or
+ * (reused) emptied and handed to the next test of the JVM, so runs never see each other's rows. The server is
+ * required: when it cannot be reached the test fails and says how to start it. DONORS_TEST_PG_HOST and
+ * DONORS_TEST_PG_PORT (as for bin/postgres-up) and DONORS_TEST_PG_USER point the tests at another server.
  */
 public final class PostgresTestDatabase implements TestDatabase {
 
@@ -22,29 +23,86 @@ public final class PostgresTestDatabase implements TestDatabase {
             + environment("DONORS_TEST_PG_PORT", "5432") + "/test";
     private static final String USER = environment("DONORS_TEST_PG_USER", "postgres");
 
-    private final String schema = "donors_test_" + UUID.randomUUID().toString().replace("-", "");
+    /** Schemas at the latest version, emptied and handed on from test to test. */
+    private static final ReusedDatabases REUSED = new ReusedDatabases(new ReusedDatabases.Server() {
+        @Override
+        public String create() {
+            return createSchema();
+        }
 
-    private PostgresTestDatabase() {
-        execute("CREATE SCHEMA " + schema);
+        @Override
+        public DatabaseSettings settings(String schema) {
+            return settingsOf(schema);
+        }
+
+        @Override
+        public void drop(String schema) {
+            dropSchema(schema);
+        }
+
+        @Override
+        public String shapeQuery() {
+            return "SELECT (SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema())"
+                    + " || '/' || (SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema())"
+                    + " || '/' || (SELECT count(*) FROM flyway_schema_history)";
+        }
+
+        @Override
+        public String tablesQuery() {
+            return "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                    + " AND tablename <> 'flyway_schema_history' ORDER BY tablename";
+        }
+
+        @Override
+        public List<String> emptying(List<String> tables) {
+            // A connection a test left open would hold its locks: better dropped than waited on.
+            return List.of("SET lock_timeout = '10s'",
+                    "TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE");
+        }
+    });
+
+    private final String schema;
+
+    private PostgresTestDatabase(String schema) {
+        this.schema = schema;
     }
 
+    /** A new, empty schema, for a test that migrates it itself (or step by step). */
     public static TestDatabase create() {
-        return new PostgresTestDatabase();
+        return new PostgresTestDatabase(createSchema());
+    }
+
+    /** An empty schema at the latest version, which other tests of this JVM may have used and emptied before. */
+    public static TestDatabase reused() {
+        return REUSED.take();
     }
 
     @Override
     public DatabaseSettings settings() {
-        // A small pool: the server is shared with other builds and other test classes.
-        String url = URL + "?currentSchema=" + schema;
-        return new DatabaseSettings(url, USER, null, 3, Duration.ofSeconds(10));
+        return settingsOf(schema);
     }
 
     @Override
     public void close() {
+        dropSchema(schema);
+    }
+
+    private static String createSchema() {
+        String schema = "donors_test_" + UUID.randomUUID().toString().replace("-", "");
+        execute("CREATE SCHEMA " + schema);
+        return schema;
+    }
+
+    private static void dropSchema(String schema) {
         execute("DROP SCHEMA " + schema + " CASCADE");
     }
 
-    private void execute(String sql) {
+    private static DatabaseSettings settingsOf(String schema) {
+        // A small pool: the server is shared with other builds and other test classes.
+        return new DatabaseSettings(URL + "?currentSchema=" + schema, USER, null, 3, Duration.ofSeconds(10));
+    }
+
+    private static void execute(String sql) {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (SQLException e) {

@@ -44,7 +44,7 @@ class SqlAuditTrailTest extends TrailContract {
 
     @Override
     protected Store openEmptyStore() {
-        databases = new OpenedDatabases(databaseUnderTest.create(temporaryDirectory));
+        databases = new OpenedDatabases(databaseUnderTest.reused(temporaryDirectory));
         database = databases.openNode();
         return new Store(database.donors(), database.applications(), database.trail());
     }

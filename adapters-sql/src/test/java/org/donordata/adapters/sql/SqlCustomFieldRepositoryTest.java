@@ -21,7 +21,7 @@ class SqlCustomFieldRepositoryTest extends CustomFieldRepositoryContract {
 
     @Override
     protected Store openEmptyStore() {
-        databases = new OpenedDatabases(databaseUnderTest.create(temporaryDirectory));
+        databases = new OpenedDatabases(databaseUnderTest.reused(temporaryDirectory));
         SqlDatabase database = databases.openNode();
         return new Store(database.customFields(), database.donors(), database.applications(), database.trail());
     }

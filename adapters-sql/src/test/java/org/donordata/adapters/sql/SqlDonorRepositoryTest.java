@@ -30,7 +30,7 @@ class SqlDonorRepositoryTest extends DonorMergeContract {
 
     @Override
     protected DonorRepository openEmptyStore() {
-        databases = new OpenedDatabases(databaseUnderTest.create(temporaryDirectory));
+        databases = new OpenedDatabases(databaseUnderTest.reused(temporaryDirectory));
         return databases.openNode().donors();
     }
 

@@ -59,7 +59,7 @@ class SqlWebhookRepositoryTest extends WebhookRepositoryContract {
 
     @Override
     protected Store openEmptyStore() {
-        testDatabase = databaseUnderTest.create(temporaryDirectory);
+        testDatabase = databaseUnderTest.reused(temporaryDirectory);
         databases = new OpenedDatabases(testDatabase);
         database = databases.openNode();
         return new Store(database.donors(), database.applications(), database.webhooks());

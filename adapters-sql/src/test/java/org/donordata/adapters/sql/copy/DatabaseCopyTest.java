@@ -111,11 +111,11 @@ class DatabaseCopyTest {
     List<Application> applications;
 
     TestDatabase newSource(Path directory) {
-        return step.from().create(directory);
+        return step.from().reused(directory);
     }
 
     TestDatabase newTarget(Path directory) {
-        return step.to().create(directory);
+        return step.to().reused(directory);
     }
 
     @BeforeEach
