@@ -56,6 +56,33 @@ class PostgresOrdinalNumberingIT extends DonorRepositoryTestBase {
         }
     }
 
+    /**
+     * A horizon taken while an insert runs and no later transaction has finished: a snapshot's xmax is then the
+     * insert's own transaction id, and once a later one finishes, the oldest running transaction (the insert) is no
+     * longer below it. Numbering up to the horizon then would pass the insert's donor for good: no page by offset would
+     * ever show it.
+     */
+    @Test
+    void aDonorWhoseInsertRunsWhileTheHorizonIsTakenIsNumberedOnceItCommits() throws Exception {
+        long first = new RepositoryWrites(donors).insert(owner, person("First", null), CREATED).id();
+        numberEveryDonor(database);
+        try (Connection slow = connect(); OrdinalNumbering numbering = OrdinalNumbering.unscheduled(database.dsl())) {
+            slow.setAutoCommit(false);
+            long pending = insertLikeTheService(slow);
+            numbering.round();
+            long later = new RepositoryWrites(donors).insert(owner, person("Later", null), CREATED).id();
+            for (int i = 0; i < 5; i++) {
+                numbering.round();
+            }
+
+            assertEquals(List.of(first), numberedIds(), "nothing numbered past the running insert");
+            slow.commit();
+            numberEveryDonor(database);
+            assertEquals(List.of(first, pending, later), numberedIds());
+            assertEquals(List.of(first, pending, later), ids(donors.list(owner, DonorFilter.NONE, 0, 30)));
+        }
+    }
+
     /** With numbering held back by a long transaction, every page straddling numbered and newer donors is exact. */
     @Test
     void everyOffsetIsExactWhateverPartIsNumbered() throws Exception {

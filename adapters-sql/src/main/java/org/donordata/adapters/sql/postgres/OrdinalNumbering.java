@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.donordata.adapters.sql.kit.OnceAMinute;
 import org.donordata.adapters.sql.donors.Sequencing;
 import org.jooq.DSLContext;
+import org.jooq.Record2;
 import org.jooq.impl.DSL;
 
 /**
@@ -16,11 +17,12 @@ import org.jooq.impl.DSL;
  * why). Every node runs it; an advisory lock lets one node at a time do a round.
  *
  * <p>Exact because it numbers only below a horizon no running transaction can still insert under. It reads the id
- * sequence's last value L, then takes a snapshot: every transaction that drew an id up to L drew it before that read,
- * and had a transaction id by then (DonorRows.insert asks for it before drawing), so it is running in that snapshot or
- * over. Once the oldest running transaction is younger than all of those (the current snapshot's xmin has passed the
- * old snapshot's xmax), every id up to L is committed or gone for good, and the donors up to L are numbered in id
- * order. Ids drawn later are larger than L.
+ * sequence's last value L, then draws a transaction id X of its own: every transaction that drew an id up to L drew it
+ * before that read, and had a transaction id by then (DonorRows.insert asks for it before drawing), so a smaller one
+ * than X. Once the oldest running transaction is younger than X (the current snapshot's xmin is past X), every id up to
+ * L is committed or gone for good, and the donors up to L are numbered in id order. Ids drawn later are larger than L.
+ * (A snapshot's xmax is no such bound: it is one past the last transaction to finish, and a transaction that began
+ * before the snapshot may have a larger id, still running when xmin reaches that xmax.)
  */
 public final class OrdinalNumbering implements AutoCloseable {
 
@@ -33,7 +35,7 @@ public final class OrdinalNumbering implements AutoCloseable {
      */
     static final long MAX_PER_ROUND = 20_000;
 
-    private record Horizon(long lastId, long xmax) {
+    private record Horizon(long lastId, long lastTransaction) {
     }
 
     private final DSLContext dsl;
@@ -68,7 +70,7 @@ public final class OrdinalNumbering implements AutoCloseable {
                 return;
             }
             long oldestRunning = tx.fetchValue(PostgresKind.OLDEST_RUNNING);
-            if (pending != null && oldestRunning >= pending.xmax()) {
+            if (pending != null && oldestRunning > pending.lastTransaction()) {
                 long through = Math.min(pending.lastId(),
                         tx.fetchValue(SEQUENCING.NUMBERED_THROUGH) + MAX_PER_ROUND);
                 Sequencing.numberThrough(tx, PostgresKind.INSTANCE, through);
@@ -78,11 +80,15 @@ public final class OrdinalNumbering implements AutoCloseable {
             }
         });
         if (pending == null) {
-            // Two statements, so two snapshots: the sequence is read before the snapshot is taken.
-            Long lastId = dsl.fetchValue(DSL.field("pg_sequence_last_value({0}::regclass)", Long.class,
-                    DSL.val(idSequence)));
-            long xmax = dsl.fetchValue(DSL.field("pg_snapshot_xmax(pg_current_snapshot())::text::bigint", Long.class));
-            pending = new Horizon(lastId == null ? 0 : lastId, xmax);
+            Record2<Long, Long> drawn = dsl.select(DSL.field("pg_sequence_last_value({0}::regclass)", Long.class,
+                    DSL.val(idSequence)), SEQUENCING.NUMBERED_THROUGH).from(SEQUENCING).fetchOne();
+            long lastId = drawn == null || drawn.value1() == null ? 0 : drawn.value1();
+            // Nothing new to number: no transaction id drawn (each is a commit record for the server to write).
+            if (drawn != null && lastId > drawn.value2()) {
+                // A statement of its own, after the sequence's read: its transaction id is larger than every one
+                // drawn before that read.
+                pending = new Horizon(lastId, dsl.fetchValue(PostgresKind.TRANSACTION_ID));
+            }
         }
     }
 
