@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import org.donordata.testing.Await;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -139,10 +141,8 @@ public abstract class ApplicationRepositoryContract {
         applications.recordUse(crm.key().id(), CREATED.plusSeconds(60));
 
         // A store may write it off the caller's thread (the SQL adapter does): the condition is waited for.
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (applications.key(crm.key().id()).orElseThrow().lastUsedAt().isEmpty() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+        Await.until("the key's use recorded", Duration.ofSeconds(10),
+                () -> applications.key(crm.key().id()).orElseThrow().lastUsedAt().isPresent());
         assertEquals(Optional.of(CREATED.plusSeconds(60)), applications.key(crm.key().id()).orElseThrow().lastUsedAt());
     }
 }

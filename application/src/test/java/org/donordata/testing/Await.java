@@ -39,6 +39,19 @@ public final class Await {
     }
 
     public static <T> T value(String what, Duration timeout, Check<Optional<T>> check, Supplier<String> seen) {
+        return poll(what, timeout, check).orElseThrow(() -> {
+            String last = seen.get();
+            return new AssertionError("waited " + timeout.toMillis() + " ms for " + what
+                    + (last.isEmpty() ? "" : "; last seen: " + last));
+        });
+    }
+
+    /** Whether {@code condition} comes to hold within {@code timeout}, for a caller that goes on either way. */
+    public static boolean holdsWithin(String what, Duration timeout, Check<Boolean> condition) {
+        return poll(what, timeout, () -> condition.get() ? Optional.of(Boolean.TRUE) : Optional.empty()).isPresent();
+    }
+
+    private static <T> Optional<T> poll(String what, Duration timeout, Check<Optional<T>> check) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Optional<T> found;
@@ -49,13 +62,8 @@ public final class Await {
             } catch (Exception e) {
                 throw new IllegalStateException("while waiting for " + what, e);
             }
-            if (found.isPresent()) {
-                return found.get();
-            }
-            if (System.nanoTime() - deadline > 0) {
-                String last = seen.get();
-                throw new AssertionError("waited " + timeout.toMillis() + " ms for " + what
-                        + (last.isEmpty() ? "" : "; last seen: " + last));
+            if (found.isPresent() || System.nanoTime() - deadline > 0) {
+                return found;
             }
             LockSupport.parkNanos(PAUSE_NANOS);
             if (Thread.interrupted()) {

@@ -3,8 +3,8 @@ package org.donordata.testing;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -20,8 +20,6 @@ import java.util.logging.Logger;
  */
 public final class LogCapture implements AutoCloseable {
 
-    /** Between two looks while waiting: short enough not to slow a test, long enough not to load the machine. */
-    private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /** How long a log must stay quiet before what it holds counts as complete. */
     private static final Duration QUIET = Duration.ofMillis(500);
     private static final Duration AT_MOST = Duration.ofSeconds(5);
@@ -94,10 +92,9 @@ public final class LogCapture implements AutoCloseable {
     public List<String> awaitMessages(String loggerName, String text, Duration within) {
         Predicate<LogRecord> wanted = ofLogger(loggerName)
                 .and(record -> record.getMessage() != null && record.getMessage().contains(text));
-        long deadline = System.nanoTime() + within.toNanos();
-        while (records.stream().noneMatch(wanted) && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(PAUSE_NANOS);
-        }
+        // None within: the caller gets none and says what it expected.
+        Await.holdsWithin("a message of " + loggerName + " containing " + text, within,
+                () -> records.stream().anyMatch(wanted));
         return records.stream().filter(wanted).map(LogRecord::getMessage).toList();
     }
 
@@ -108,18 +105,17 @@ public final class LogCapture implements AutoCloseable {
      * waited for.
      */
     public List<String> notableBesides(String loggerName) {
-        long deadline = System.nanoTime() + AT_MOST.toNanos();
-        int seen = -1;
-        long quietSince = System.nanoTime();
-        while (System.nanoTime() - deadline < 0) {
-            if (records.size() != seen) {
-                seen = records.size();
-                quietSince = System.nanoTime();
-            } else if (System.nanoTime() - quietSince > QUIET.toNanos()) {
-                break;
+        AtomicInteger seen = new AtomicInteger(-1);
+        AtomicLong quietSince = new AtomicLong();
+        // Still logging at the last: what there is by then is read all the same.
+        Await.holdsWithin("the log quiet for " + QUIET.toMillis() + " ms", AT_MOST, () -> {
+            int size = records.size();
+            if (seen.getAndSet(size) != size) {
+                quietSince.set(System.nanoTime());
+                return false;
             }
-            LockSupport.parkNanos(PAUSE_NANOS);
-        }
+            return System.nanoTime() - quietSince.get() > QUIET.toNanos();
+        });
         return records.stream().filter(ofLogger(loggerName).negate())
                 .filter(record -> record.getLevel().intValue() >= Level.INFO.intValue() || record.getThrown() != null)
                 .map(record -> record.getLoggerName() + ": " + record.getMessage()).toList();

@@ -1,7 +1,6 @@
 package org.donordata.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -10,11 +9,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReaderFactory;
+import org.donordata.testing.Await;
 
 /** A real HTTP client for the service, as a client application would use it. */
 final class ApiClient {
@@ -65,19 +67,12 @@ final class ApiClient {
      */
     Duration awaitStatus(String path, String key, int status, Duration within) {
         long start = System.nanoTime();
-        while (true) {
+        AtomicInteger answered = new AtomicInteger();
+        return Await.value(path + " answering " + status, within, () -> {
             Duration waited = Duration.ofNanos(System.nanoTime() - start);
-            if (get(path, key).status() == status) {
-                return waited;
-            }
-            assertTrue(waited.compareTo(within) < 0, path + " did not answer " + status + " within " + within);
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+            answered.set(get(path, key).status());
+            return answered.get() == status ? Optional.of(waited) : Optional.empty();
+        }, () -> "answered " + answered.get());
     }
 
     Response send(String method, String path, String key, String contentType, String body) {

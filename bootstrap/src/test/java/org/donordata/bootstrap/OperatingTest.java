@@ -15,11 +15,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import org.donordata.testing.Await;
 import org.donordata.testing.Metrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,17 +48,12 @@ class OperatingTest {
     }
 
     /** Waits up to 15 s for the readiness probe to answer this status. */
-    private static void awaitReady(int adminPort, int status) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        int last;
-        do {
-            last = get(adminPort, "/observe/health/ready").statusCode();
-            if (last == status) {
-                return;
-            }
-            Thread.sleep(200);
-        } while (System.nanoTime() < deadline);
-        assertEquals(status, last, "readiness");
+    private static void awaitReady(int adminPort, int status) {
+        AtomicInteger answered = new AtomicInteger();
+        Await.value("readiness " + status, Duration.ofSeconds(15), () -> {
+            answered.set(get(adminPort, "/observe/health/ready").statusCode());
+            return answered.get() == status ? Optional.of(status) : Optional.empty();
+        }, () -> "answered " + answered.get());
     }
 
     @Test

@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.donordata.testing.Await;
 import org.donordata.testing.LogCapture;
@@ -295,17 +296,15 @@ class StorageTroubleTest {
             }
             process = new ProcessBuilder("mariadbd", "--defaults-file=" + config, "--user=root")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (true) {
+            Await.value("mariadbd started", Duration.ofSeconds(60), () -> {
                 try (Connection ignored = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/", "root",
                         null)) {
-                    return;
+                    return Optional.of(true);
                 } catch (java.sql.SQLException notYet) {
                     assertTrue(process.isAlive(), () -> "mariadbd stopped: " + tail(log));
-                    assertTrue(System.nanoTime() < deadline, () -> "mariadbd did not start: " + tail(log));
-                    Thread.onSpinWait();
+                    return Optional.empty();
                 }
-            }
+            }, () -> tail(log));
         }
 
         @Override
@@ -348,20 +347,15 @@ class StorageTroubleTest {
     }
 
     /** Waits up to 15 s for the readiness probe to answer 200. */
-    private static void awaitReady(int adminPort) throws Exception {
+    private static void awaitReady(int adminPort) {
         awaitReady(adminPort, 15);
     }
 
-    private static void awaitReady(int adminPort, long seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        HttpResponse<String> last;
-        do {
-            last = get(adminPort, "/observe/health/ready");
-            if (last.statusCode() == 200) {
-                return;
-            }
-            Thread.onSpinWait();
-        } while (System.nanoTime() < deadline);
-        assertEquals(200, last.statusCode(), last.body());
+    private static void awaitReady(int adminPort, long seconds) {
+        AtomicReference<HttpResponse<String>> last = new AtomicReference<>();
+        Await.value("readiness 200", Duration.ofSeconds(seconds), () -> {
+            last.set(get(adminPort, "/observe/health/ready"));
+            return Optional.of(last.get()).filter(ready -> ready.statusCode() == 200);
+        }, () -> last.get().statusCode() + " " + last.get().body());
     }
 }

@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -16,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+
+import org.donordata.testing.Await;
 
 /**
  * What a test database holds, read through the catalogue: every table the schema has (today's and any added later),
@@ -81,22 +84,15 @@ final class StoredTables implements AutoCloseable {
      * Waits (10 s at most) until every stored donor has its ordinal: PostgreSQL numbers new donors in the background, a
      * fraction of a second after their commit, so only then do its tables hold still while nothing is written.
      */
-    void awaitOrdinalsNumbered() throws SQLException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (true) {
+    void awaitOrdinalsNumbered() {
+        Await.until("every donor stored numbered", Duration.ofSeconds(10), () -> {
             try (PreparedStatement behind = connection.prepareStatement("select (select coalesce(max(id), 0) from donors)"
                     + " - (select numbered_through from sequencing)");
                     ResultSet found = behind.executeQuery()) {
                 found.next();
-                if (found.getLong(1) <= 0) {
-                    return;
-                }
+                return found.getLong(1) <= 0;
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("donors still without ordinals after 10 s");
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        });
     }
 
     /**
@@ -105,22 +101,15 @@ final class StoredTables implements AutoCloseable {
      *
      * @param used how many keys the test has used
      */
-    void awaitKeyUsesRecorded(int used) throws SQLException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (true) {
+    void awaitKeyUsesRecorded(int used) {
+        Await.until("the keys' first uses stored", Duration.ofSeconds(10), () -> {
             try (PreparedStatement recorded = connection.prepareStatement(
                     "select count(*) from api_keys where last_used_at is not null");
                     ResultSet found = recorded.executeQuery()) {
                 found.next();
-                if (found.getLong(1) >= used) {
-                    return;
-                }
+                return found.getLong(1) >= used;
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the keys' first uses are still not stored after 10 s");
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        });
     }
 
     /**

@@ -2,7 +2,6 @@ package org.donordata.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,8 +13,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
+import org.donordata.testing.Await;
 import org.donordata.testing.Metrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -95,13 +97,12 @@ class WebhookMetricsTest {
     }
 
     /** Polls the metrics until the series reaches {@code atLeast}, for at most {@link #WITHIN}. */
-    private static void awaitMetric(int admin, double atLeast, String name, String... labels) throws Exception {
-        long deadline = System.nanoTime() + WITHIN.toNanos();
-        double value;
-        while ((value = metric(admin, name, labels)) < atLeast) {
-            assertTrue(System.nanoTime() < deadline, name + " " + List.of(labels) + " stayed at " + value + "\n"
-                    + Metrics.scrape(admin).lines().filter(l -> l.contains("webhooks")).toList());
-            Thread.sleep(100);
-        }
+    private static void awaitMetric(int admin, double atLeast, String name, String... labels) {
+        AtomicReference<String> scraped = new AtomicReference<>("");
+        Await.value(name + " " + List.of(labels) + " at " + atLeast + " or more", WITHIN, () -> {
+            scraped.set(Metrics.scrape(admin));
+            return Optional.of(Metrics.find(scraped.get(), name, labels).orElse(-1)).filter(value -> value >= atLeast);
+        }, () -> "at " + Metrics.find(scraped.get(), name, labels).orElse(-1) + "\n"
+                + scraped.get().lines().filter(l -> l.contains("webhooks")).toList());
     }
 }

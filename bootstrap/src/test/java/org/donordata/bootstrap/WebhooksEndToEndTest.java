@@ -308,23 +308,14 @@ class WebhooksEndToEndTest {
         return api.get("/api/v1/webhooks/" + id, key).body().getJsonArray("data").getJsonObject(0);
     }
 
-    private static JsonObject awaitEndpoint(ApiClient api, long id, Predicate<JsonObject> holds)
-            throws InterruptedException {
+    private static JsonObject awaitEndpoint(ApiClient api, long id, Predicate<JsonObject> holds) {
         return awaitEndpoint(api, KEY, id, holds);
     }
 
     /** Polls the endpoint until what it shows holds, for at most {@link #WITHIN}. */
-    static JsonObject awaitEndpoint(ApiClient api, String key, long id, Predicate<JsonObject> holds)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + WITHIN.toNanos();
-        while (true) {
-            JsonObject shown = endpoint(api, key, id);
-            if (holds.test(shown)) {
-                return shown;
-            }
-            assertTrue(System.nanoTime() < deadline, "the endpoint never showed it: " + shown);
-            Thread.sleep(100);
-        }
+    static JsonObject awaitEndpoint(ApiClient api, String key, long id, Predicate<JsonObject> holds) {
+        return Await.value("webhook endpoint " + id + " in the state awaited", WITHIN,
+                () -> Optional.of(endpoint(api, key, id)).filter(holds), () -> endpoint(api, key, id).toString());
     }
 
     private static List<Long> keyIds(Map<String, String> env) {

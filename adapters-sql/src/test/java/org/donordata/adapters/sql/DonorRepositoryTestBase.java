@@ -3,6 +3,7 @@ package org.donordata.adapters.sql;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import org.donordata.application.ApplicationId;
@@ -10,6 +11,7 @@ import org.donordata.application.DonorRepository;
 import org.donordata.application.DonorRepositoryContract;
 import org.donordata.application.TestApplications;
 import org.donordata.domain.DonorDetails;
+import org.donordata.testing.Await;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -43,14 +45,9 @@ public abstract class DonorRepositoryTestBase extends DatabaseTestBase {
      * within a few rounds of its numbering job (OrdinalNumbering).
      */
     static void numberEveryDonor(SqlDatabase database) {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (database.dsl().fetchValue(DSL.select(DSL.coalesce(DSL.max(DONORS.ID), 0L)).from(DONORS))
-                > database.dsl().fetchValue(SEQUENCING.NUMBERED_THROUGH)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("donors are still not numbered after 10 s");
-            }
-            Thread.onSpinWait();
-        }
+        Await.until("every donor stored numbered", Duration.ofSeconds(10),
+                () -> database.dsl().fetchValue(DSL.select(DSL.coalesce(DSL.max(DONORS.ID), 0L)).from(DONORS))
+                        <= database.dsl().fetchValue(SEQUENCING.NUMBERED_THROUGH));
     }
 
     public static DonorDetails person(String firstName, String externalId) {

@@ -29,6 +29,7 @@ import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DuplicateExternalIdException;
+import org.donordata.testing.Await;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -215,10 +216,8 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
                 CREATION)));
     }
 
-    private void awaitQueued(int count) throws InterruptedException {
-        for (int i = 0; i < 1000 && writer.queued() < count; i++) {
-            Thread.sleep(5);
-        }
+    private void awaitQueued(int count) {
+        Await.until(count + " in the writer's queue", Duration.ofSeconds(5), () -> writer.queued() >= count);
         assertEquals(count, writer.queued());
     }
 

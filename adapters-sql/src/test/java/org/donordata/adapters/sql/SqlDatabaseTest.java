@@ -18,6 +18,7 @@ import org.donordata.application.KeyHash;
 import org.donordata.application.RepositoryWrites;
 import org.donordata.application.StorageUnavailableException;
 import org.donordata.application.TestApplications;
+import org.donordata.testing.Await;
 import org.jooq.ConnectionProvider;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -171,12 +172,7 @@ class SqlDatabaseTest {
             id = new RepositoryWrites(database.donors()).insert(owner, DonorRepositoryTestBase.person("Filed", null),
                     Instant.EPOCH).id();
             // The file alone, its WAL ignored: what a checkpoint has copied.
-            while (!inTheFileAlone(file, id)) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("the file alone never showed the write");
-                }
-                Thread.onSpinWait();
-            }
+            Await.until("the write in the file alone", Duration.ofSeconds(30), () -> inTheFileAlone(file, id));
         }
     }
 

@@ -26,6 +26,7 @@ import org.donordata.adapters.http.testing.RawHttpClient;
 import org.donordata.adapters.http.testing.RawHttpClient.Response;
 import org.donordata.adapters.http.testing.SettingsBuilder;
 import org.donordata.adapters.http.transport.HardenedServer;
+import org.donordata.testing.Await;
 import org.donordata.testing.LogCapture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -198,22 +199,18 @@ class AccessLogTest {
      * the last thing it does, its closing, both under the connection's ids.
      */
     private List<LogRecord> untilTheServerIsDoneWith(int clientPort) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (true) {
-            List<LogRecord> records = capture.records();
-            Optional<String> ids = records.stream().map(LogRecord::getMessage)
-                    .filter(message -> message != null && message.contains(ACCEPTED)
-                            && message.endsWith(":" + clientPort))
-                    .map(message -> message.substring(0, message.indexOf(ACCEPTED)))
-                    .findFirst();
-            if (ids.isPresent() && records.stream().map(LogRecord::getMessage)
-                    .anyMatch((ids.get() + "socket closed")::equals)) {
-                return records;
-            }
-            assertTrue(System.nanoTime() < deadline, "the server did not log the end of the connection from port "
-                    + clientPort + " within 5 s");
-            Thread.onSpinWait();
-        }
+        return Await.value("the server's log of the end of the connection from port " + clientPort,
+                Duration.ofSeconds(5), () -> {
+                    List<LogRecord> records = capture.records();
+                    Optional<String> ids = records.stream().map(LogRecord::getMessage)
+                            .filter(message -> message != null && message.contains(ACCEPTED)
+                                    && message.endsWith(":" + clientPort))
+                            .map(message -> message.substring(0, message.indexOf(ACCEPTED)))
+                            .findFirst();
+                    boolean closed = ids.isPresent() && records.stream().map(LogRecord::getMessage)
+                            .anyMatch((ids.get() + "socket closed")::equals);
+                    return closed ? Optional.of(records) : Optional.empty();
+                });
     }
 
     private static Response exchange(String request) throws IOException {
@@ -224,18 +221,18 @@ class AccessLogTest {
 
     // A routed request is logged once its response is on its way, so the line may come just after the response.
     private List<String> accessLines(int count) {
-        long deadline = System.nanoTime() + 3_000_000_000L;
-        while (true) {
-            List<String> lines = capture.records().stream()
-                    .filter(record -> AccessLog.LOGGER_NAME.equals(record.getLoggerName()))
-                    .map(LogRecord::getMessage)
-                    .toList();
-            if (lines.size() >= count || System.nanoTime() > deadline) {
-                assertEquals(count, lines.size(), lines::toString);
-                lines.forEach(line -> assertTrue(LINE.matcher(line).matches(), line));
-                return lines;
-            }
-            Thread.onSpinWait();
-        }
+        List<String> lines = Await.value(count + " access line" + (count == 1 ? "" : "s"), Duration.ofSeconds(3),
+                () -> Optional.of(accessLinesLogged()).filter(logged -> logged.size() >= count),
+                () -> accessLinesLogged().toString());
+        assertEquals(count, lines.size(), lines::toString);
+        lines.forEach(line -> assertTrue(LINE.matcher(line).matches(), line));
+        return lines;
+    }
+
+    private List<String> accessLinesLogged() {
+        return capture.records().stream()
+                .filter(record -> AccessLog.LOGGER_NAME.equals(record.getLoggerName()))
+                .map(LogRecord::getMessage)
+                .toList();
     }
 }

@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -20,6 +21,7 @@ import io.helidon.webserver.WebServer;
 import org.donordata.adapters.http.HttpApi;
 import org.donordata.adapters.http.testing.ApiFixture;
 import org.donordata.adapters.http.testing.SettingsBuilder;
+import org.donordata.testing.Await;
 import org.donordata.testing.Metrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -104,10 +106,8 @@ class OperationsEndpointsTest {
         assertEquals(201, CLIENT.send(create, HttpResponse.BodyHandlers.ofString()).statusCode());
 
         // A request is counted as its answer leaves, so a scrape right after the answer may come just before it.
-        long deadline = System.nanoTime() + 3_000_000_000L;
-        while (requests("GET", "/api/v1/donors/{id}", 404) < before + 2 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.until("the two GET /api/v1/donors/{id} 404s counted", Duration.ofSeconds(3),
+                () -> requests("GET", "/api/v1/donors/{id}", 404) >= before + 2);
         assertEquals(before + 2, requests("GET", "/api/v1/donors/{id}", 404), "counted by template, not by id");
         assertEquals(wrongKeysBefore + 1, sample("donors_rejections_total", "reason=\"wrong_key\""));
         assertEquals(replaysBefore + 1, sample("donors_idempotent_replays_total"));

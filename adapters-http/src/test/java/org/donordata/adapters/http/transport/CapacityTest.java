@@ -14,6 +14,7 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,6 +29,7 @@ import org.donordata.adapters.http.testing.ApiFixture;
 import org.donordata.adapters.http.testing.RawHttpClient;
 import org.donordata.adapters.http.testing.RawHttpClient.Response;
 import org.donordata.adapters.http.testing.SettingsBuilder;
+import org.donordata.testing.Await;
 import org.donordata.testing.Metrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -187,17 +189,12 @@ class CapacityTest {
     }
 
     // The server learns of a closed connection asynchronously, so the freed place may take a moment to show.
-    private int retryUntilServed() throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-        while (true) {
+    private int retryUntilServed() {
+        return Await.value("an answer other than 503 on a new connection", Duration.ofSeconds(3), () -> {
             try (RawHttpClient client = new RawHttpClient(server.port())) {
-                Response response = client.send(GET_INDEX).read();
-                if (response.status() != 503 || System.nanoTime() > deadline) {
-                    return response.status();
-                }
+                return Optional.of(client.send(GET_INDEX).read().status()).filter(status -> status != 503);
             }
-            Thread.sleep(20);
-        }
+        });
     }
 
     private static WebServer start(HttpSettings settings) {
