@@ -98,6 +98,12 @@ public final class WebhookDelivery {
         Instant leasedUntil = started.plus(lease);
         DeliveryState state = endpoint.state();
         List<ChangeEvent> events = donors.changeEventsAfter(endpoint.owner(), state.deliveredThrough(), limit + 1);
+        // The owner may have changed the endpoint (disabled it, say) since it was read, and the feed read after that
+        // holds the changes made since: none of them is told of by this run, which stops storing nothing.
+        if (!events.isEmpty() && !endpoints.find(endpoint.owner(), endpoint.id()).map(WebhookEndpoint::revision)
+                .equals(Optional.of(endpoint.revision()))) {
+            return stopped(endpoint, 0, events.getFirst());
+        }
         int sendable = Math.min(events.size(), limit);
         Instant savedAt = started;
         int succeeded = 0;

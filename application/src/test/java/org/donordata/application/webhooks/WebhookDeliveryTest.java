@@ -210,6 +210,21 @@ class WebhookDeliveryTest {
         assertEquals(reread.state(), stored(endpoint.id()).state(), "nothing stored by a node that lost it");
     }
 
+    /** A run holding the endpoint as read before the owner changed it (disabled it, say) tells of nothing since. */
+    @Test
+    void aRunOfAnEndpointTheOwnerChangedSinceItWasReadSendsNothing() {
+        WebhookEndpoint read = endpoint(Set.of());
+        assertTrue(endpoints.update(stored(read.id())));
+        create(WEBSITE, 1);
+
+        WebhookDelivery.Run run = delivery.run(read, "node-a");
+
+        assertEquals(0, sent.size(), "the donor created after the owner's change is not told of");
+        assertEquals(0, run.succeeded());
+        assertEquals(read.state(), stored(read.id()).state(), "nothing stored");
+        assertEquals(1, delivery.run(stored(read.id()), "node-a").succeeded(), "the endpoint read again sends it");
+    }
+
     /**
      * The issue's case (issue 33): the website's key creates a donor and withdraws its consent, then the CRM's key,
      * which the CRM's endpoint ignores, writes a note. The donor's latest change is the CRM's, but not every change
