@@ -172,6 +172,9 @@ class WebhookDeliverersTest {
             ticks.release();
             return enabled;
         });
+        // Unchanged by any owner: a run finds each as it was read.
+        when(endpoints.find(any(), anyLong())).thenAnswer(read -> enabled.stream()
+                .filter(endpoint -> endpoint.id() == read.<Long>getArgument(1)).findFirst());
         when(endpoints.lease(anyLong(), anyString(), any(), any())).thenReturn(true);
         when(endpoints.saveState(anyLong(), anyLong(), anyString(), any())).thenReturn(true);
         return endpoints;
