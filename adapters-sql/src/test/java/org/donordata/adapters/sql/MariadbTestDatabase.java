@@ -25,46 +25,14 @@ public final class MariadbTestDatabase implements TestDatabase {
     private static final String USER = environment("DONORS_TEST_MARIADB_USER", "root");
 
     /** Databases at the latest version, emptied and handed on from test to test. */
-    private static final ReusedDatabases REUSED = new ReusedDatabases(new ReusedDatabases.Server() {
-        @Override
-        public String create() {
-            return createDatabase();
-        }
-
-        @Override
-        public DatabaseSettings settings(String database) {
-            return settingsOf(database);
-        }
-
-        @Override
-        public void drop(String database) {
-            dropDatabase(database);
-        }
-
-        @Override
-        public String shapeQuery() {
-            return "SELECT concat((SELECT count(*) FROM information_schema.columns WHERE table_schema = database()),"
+    private static final ReusedDatabases REUSED = new ReusedDatabases(new ReusedDatabases.Server(
+            MariadbTestDatabase::createDatabase, MariadbTestDatabase::settingsOf, MariadbTestDatabase::dropDatabase,
+            "SELECT concat((SELECT count(*) FROM information_schema.columns WHERE table_schema = database()),"
                     + " '/', (SELECT count(*) FROM information_schema.statistics WHERE table_schema = database()),"
-                    + " '/', (SELECT count(*) FROM flyway_schema_history))";
-        }
-
-        @Override
-        public String tablesQuery() {
-            return "SELECT table_name FROM information_schema.tables WHERE table_schema = database()"
-                    + " AND table_name <> 'flyway_schema_history' ORDER BY table_name";
-        }
-
-        @Override
-        public List<String> emptying(List<String> tables) {
-            List<String> statements = new ArrayList<>();
-            // A connection a test left open would hold its locks: better dropped than waited on.
-            statements.add("SET SESSION lock_wait_timeout = 10");
-            statements.add("SET FOREIGN_KEY_CHECKS = 0");
-            tables.forEach(table -> statements.add("TRUNCATE TABLE " + table));
-            statements.add("SET FOREIGN_KEY_CHECKS = 1");
-            return statements;
-        }
-    });
+                    + " '/', (SELECT count(*) FROM flyway_schema_history))",
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = database()"
+                    + " AND table_name <> 'flyway_schema_history' ORDER BY table_name",
+            MariadbTestDatabase::emptying));
 
     private final String database;
 
@@ -100,6 +68,16 @@ public final class MariadbTestDatabase implements TestDatabase {
 
     private static void dropDatabase(String database) {
         execute("DROP DATABASE " + database);
+    }
+
+    private static List<String> emptying(List<String> tables) {
+        List<String> statements = new ArrayList<>();
+        // A connection a test left open would hold its locks: better dropped than waited on.
+        statements.add("SET SESSION lock_wait_timeout = 10");
+        statements.add("SET FOREIGN_KEY_CHECKS = 0");
+        tables.forEach(table -> statements.add("TRUNCATE TABLE " + table));
+        statements.add("SET FOREIGN_KEY_CHECKS = 1");
+        return statements;
     }
 
     private static DatabaseSettings settingsOf(String database) {

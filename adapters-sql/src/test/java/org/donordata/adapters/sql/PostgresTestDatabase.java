@@ -24,42 +24,16 @@ public final class PostgresTestDatabase implements TestDatabase {
     private static final String USER = environment("DONORS_TEST_PG_USER", "postgres");
 
     /** Schemas at the latest version, emptied and handed on from test to test. */
-    private static final ReusedDatabases REUSED = new ReusedDatabases(new ReusedDatabases.Server() {
-        @Override
-        public String create() {
-            return createSchema();
-        }
-
-        @Override
-        public DatabaseSettings settings(String schema) {
-            return settingsOf(schema);
-        }
-
-        @Override
-        public void drop(String schema) {
-            dropSchema(schema);
-        }
-
-        @Override
-        public String shapeQuery() {
-            return "SELECT (SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema())"
+    private static final ReusedDatabases REUSED = new ReusedDatabases(new ReusedDatabases.Server(
+            PostgresTestDatabase::createSchema, PostgresTestDatabase::settingsOf, PostgresTestDatabase::dropSchema,
+            "SELECT (SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema())"
                     + " || '/' || (SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema())"
-                    + " || '/' || (SELECT count(*) FROM flyway_schema_history)";
-        }
-
-        @Override
-        public String tablesQuery() {
-            return "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
-                    + " AND tablename <> 'flyway_schema_history' ORDER BY tablename";
-        }
-
-        @Override
-        public List<String> emptying(List<String> tables) {
+                    + " || '/' || (SELECT count(*) FROM flyway_schema_history)",
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                    + " AND tablename <> 'flyway_schema_history' ORDER BY tablename",
             // A connection a test left open would hold its locks: better dropped than waited on.
-            return List.of("SET lock_timeout = '10s'",
-                    "TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE");
-        }
-    });
+            tables -> List.of("SET lock_timeout = '10s'",
+                    "TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE")));
 
     private final String schema;
 

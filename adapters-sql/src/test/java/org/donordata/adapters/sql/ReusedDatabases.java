@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Empty databases at the latest schema on one database server, each handed to one test after another: a test's is
@@ -24,24 +27,16 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class ReusedDatabases {
 
-    /** What the pool needs of a server: making, naming and dropping a database, and the statements that differ. */
-    interface Server {
-
-        /** Creates an empty database (a schema, on PostgreSQL) and returns its name. */
-        String create();
-
-        DatabaseSettings settings(String name);
-
-        void drop(String name);
-
-        /** One row, one column: the shape no test may change, as text. */
-        String shapeQuery();
-
-        /** The tables of the connection's database, the migrations' own history left out. */
-        String tablesQuery();
-
-        /** Statements that delete every row of these tables and restart their identities. */
-        List<String> emptying(List<String> tables);
+    /**
+     * What the pool needs of a server: making an empty database (a schema, on PostgreSQL) and naming it, its settings,
+     * dropping it, and the statements that differ.
+     *
+     * @param shapeQuery one row, one column: the shape no test may change, as text
+     * @param tablesQuery the tables of the connection's database, the migrations' own history left out
+     * @param emptying the statements that delete every row of these tables and restart their identities
+     */
+    record Server(Supplier<String> create, Function<String, DatabaseSettings> settings, Consumer<String> drop,
+            String shapeQuery, String tablesQuery, Function<List<String>, List<String>> emptying) {
     }
 
     private final Server server;
@@ -54,15 +49,15 @@ final class ReusedDatabases {
 
     ReusedDatabases(Server server) {
         this.server = server;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> idle.forEach(server::drop), "drop-reused-databases"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> idle.forEach(server.drop()), "drop-reused-databases"));
     }
 
     /** An empty database at the latest schema, for one test: closing it hands it to the next. */
     TestDatabase take() {
         String name = idle.poll();
         if (name == null) {
-            name = server.create();
-            DatabaseTestBase.migrations(server.settings(name)).load().migrate();
+            name = server.create().get();
+            DatabaseTestBase.migrations(server.settings().apply(name)).load().migrate();
             if (migrated == null) {
                 record(name);
             }
@@ -71,7 +66,7 @@ final class ReusedDatabases {
         return new TestDatabase() {
             @Override
             public DatabaseSettings settings() {
-                return server.settings(taken);
+                return server.settings().apply(taken);
             }
 
             @Override
@@ -103,11 +98,11 @@ final class ReusedDatabases {
     private void giveBack(String name) {
         try (Connection connection = connect(name)) {
             if (!shape(connection).equals(migrated.shape())) {
-                server.drop(name);
+                server.drop().accept(name);
                 return;
             }
             try (Statement statement = connection.createStatement()) {
-                for (String sql : server.emptying(migrated.tables())) {
+                for (String sql : server.emptying().apply(migrated.tables())) {
                     statement.execute(sql);
                 }
             }
@@ -115,14 +110,14 @@ final class ReusedDatabases {
                 insert(connection, table.getKey(), table.getValue());
             }
         } catch (SQLException e) {
-            server.drop(name);
+            server.drop().accept(name);
             return;
         }
         idle.add(name);
     }
 
     private Connection connect(String name) throws SQLException {
-        DatabaseSettings settings = server.settings(name);
+        DatabaseSettings settings = server.settings().apply(name);
         return DriverManager.getConnection(settings.jdbcUrl(), settings.user(), settings.password());
     }
 
