@@ -722,7 +722,8 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     Bindings pageBindings(ApplicationId owner, DonorFilter filter, List<CustomFilter> customs, List<String> terms,
             long offset, int count) {
         Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(OFFSET, offset).set(COUNT, count)
-                .set(AFTER, 0L).set(DRAWN_COUNT, (int) Math.min(Integer.MAX_VALUE, offset + count));
+                .set(AFTER, 0L)
+                .set(DRAWN_COUNT, offset > Integer.MAX_VALUE - count ? Integer.MAX_VALUE : (int) (offset + count));
         filter.foldedEmail().ifPresent(email -> bindings.set(FILTER_EMAIL, email));
         filter.externalId().ifPresent(id -> bindings.set(FILTER_EXTERNAL_ID, id));
         filter.type().ifPresent(type -> bindings.set(FILTER_TYPE, type.key()));
