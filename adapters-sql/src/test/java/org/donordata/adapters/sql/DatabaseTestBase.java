@@ -31,7 +31,7 @@ public abstract class DatabaseTestBase {
     TestDatabase testDatabase;
     SqlDatabase database;
 
-    /** The test's database, empty at the latest schema (TestDatabases.Entry#reused). */
+    /** The test's database: here empty at the latest schema (TestDatabases.Entry#reused); an override may differ. */
     TestDatabase newTestDatabase(Path temporaryDirectory) {
         return Objects.requireNonNull(databaseUnderTest, "no database to run on: make the class a @ParameterizedClass"
                 + " over TestDatabases, or override newTestDatabase").reused(temporaryDirectory);

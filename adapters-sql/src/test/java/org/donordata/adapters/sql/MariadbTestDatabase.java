@@ -72,7 +72,7 @@ public final class MariadbTestDatabase implements TestDatabase {
 
     private static List<String> emptying(List<String> tables) {
         List<String> statements = new ArrayList<>();
-        // A connection a test left open would hold its locks: better dropped than waited on.
+        // Emptying gives up after 10 s on a lock a test left held; the database is then dropped.
         statements.add("SET SESSION lock_wait_timeout = 10");
         statements.add("SET FOREIGN_KEY_CHECKS = 0");
         tables.forEach(table -> statements.add("TRUNCATE TABLE " + table));

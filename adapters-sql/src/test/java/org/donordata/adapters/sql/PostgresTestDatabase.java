@@ -31,7 +31,7 @@ public final class PostgresTestDatabase implements TestDatabase {
                     + " || '/' || (SELECT count(*) FROM flyway_schema_history)",
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
                     + " AND tablename <> 'flyway_schema_history' ORDER BY tablename",
-            // A connection a test left open would hold its locks: better dropped than waited on.
+            // Emptying gives up after 10 s on a lock a test left held; the database is then dropped.
             tables -> List.of("SET lock_timeout = '10s'",
                     "TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE")));
 

@@ -49,7 +49,7 @@ final class ReusedDatabases {
 
     ReusedDatabases(Server server) {
         this.server = server;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> idle.forEach(server.drop()), "drop-reused-databases"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> idle.forEach(this::dropQuietly), "drop-reused-databases"));
     }
 
     /** An empty database at the latest schema, for one test: closing it hands it to the next. */
@@ -57,9 +57,14 @@ final class ReusedDatabases {
         String name = idle.poll();
         if (name == null) {
             name = server.create().get();
-            DatabaseTestBase.migrations(server.settings().apply(name)).load().migrate();
-            if (migrated == null) {
-                record(name);
+            try {
+                DatabaseTestBase.migrations(server.settings().apply(name)).load().migrate();
+                if (migrated == null) {
+                    record(name);
+                }
+            } catch (RuntimeException e) {
+                dropQuietly(name);
+                throw e;
             }
         }
         String taken = name;
@@ -110,10 +115,22 @@ final class ReusedDatabases {
                 insert(connection, table.getKey(), table.getValue());
             }
         } catch (SQLException e) {
+            // Not emptied (a lock a test left held, say): dropped, and said, so that a pool that never reuses shows.
+            System.getLogger(ReusedDatabases.class.getName()).log(System.Logger.Level.WARNING,
+                    "Could not empty the test database " + name + "; dropping it", e);
             server.drop().accept(name);
             return;
         }
         idle.add(name);
+    }
+
+    private void dropQuietly(String name) {
+        try {
+            server.drop().accept(name);
+        } catch (RuntimeException e) {
+            System.getLogger(ReusedDatabases.class.getName()).log(System.Logger.Level.WARNING,
+                    "Could not drop the test database " + name, e);
+        }
     }
 
     private Connection connect(String name) throws SQLException {

@@ -2,7 +2,10 @@ package org.donordata.adapters.sql;
 
 import java.nio.file.Path;
 
-/** A fresh, empty database for one test, which no other test run sees; closing it discards it. */
+/**
+ * An empty database for one test, which no other test sees while it runs; closing it discards it, or, for one from
+ * TestDatabases.Entry#reused, empties it for the next test.
+ */
 public interface TestDatabase extends AutoCloseable {
 
     DatabaseSettings settings();
