@@ -16,6 +16,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.donordata.application.DonorRepository;
 import org.donordata.testing.RunsAlone;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.commons.annotation.Testable;
 
 /**
  * Every test of the port contracts that reads the change feed runs alone ({@link RunsAlone} says why: on
@@ -56,7 +57,10 @@ class FeedReadingTestsRunAloneTest {
                         && FEED_READS.contains(call.getName()));
     }
 
-    /** The test method a call is in, or in a lambda of: {@code lambda$NAME$N} is compiled from the method NAME. */
+    /**
+     * The test method (any of JUnit's kinds) a call is in, or in a lambda of: {@code lambda$NAME$N} is compiled from
+     * the method NAME.
+     */
     private static JavaMethod enclosingTest(JavaClass contract, JavaMethodCall call) {
         String name = call.getOrigin().getName();
         if (name.startsWith("lambda$")) {
@@ -64,7 +68,7 @@ class FeedReadingTestsRunAloneTest {
         }
         String method = name;
         return contract.getMethods().stream()
-                .filter(candidate -> candidate.getName().equals(method) && candidate.isAnnotatedWith(Test.class))
+                .filter(candidate -> candidate.getName().equals(method) && candidate.isMetaAnnotatedWith(Testable.class))
                 .findFirst().orElse(null);
     }
 
