@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -314,8 +315,11 @@ class WebhooksEndToEndTest {
 
     /** Polls the endpoint until what it shows holds, for at most {@link #WITHIN}. */
     static JsonObject awaitEndpoint(ApiClient api, String key, long id, Predicate<JsonObject> holds) {
-        return Await.value("webhook endpoint " + id + " in the state awaited", WITHIN,
-                () -> Optional.of(endpoint(api, key, id)).filter(holds), () -> endpoint(api, key, id).toString());
+        AtomicReference<JsonObject> shown = new AtomicReference<>();
+        return Await.value("webhook endpoint " + id + " in the state awaited", WITHIN, () -> {
+            shown.set(endpoint(api, key, id));
+            return Optional.of(shown.get()).filter(holds);
+        }, () -> String.valueOf(shown.get()));
     }
 
     private static List<Long> keyIds(Map<String, String> env) {

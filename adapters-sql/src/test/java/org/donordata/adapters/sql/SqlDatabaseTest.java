@@ -172,7 +172,7 @@ class SqlDatabaseTest {
             id = new RepositoryWrites(database.donors()).insert(owner, DonorRepositoryTestBase.person("Filed", null),
                     Instant.EPOCH).id();
             // The file alone, its WAL ignored: what a checkpoint has copied.
-            Await.until("the write in the file alone", Duration.ofSeconds(30), () -> inTheFileAlone(file, id));
+            Await.until("the write in the file alone", Duration.ofSeconds(20), () -> inTheFileAlone(file, id));
         }
     }
 
