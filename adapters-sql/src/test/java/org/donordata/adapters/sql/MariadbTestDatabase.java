@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * A database of its own on the MariaDB server, for one test: created and dropped after it, or (reused) emptied and
@@ -61,7 +60,7 @@ public final class MariadbTestDatabase implements TestDatabase {
     }
 
     private static String createDatabase() {
-        String database = "donors_test_" + UUID.randomUUID().toString().replace("-", "");
+        String database = TestDatabase.uniqueName();
         execute("CREATE DATABASE " + database);
         return database;
     }

@@ -9,7 +9,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * A schema of its own in the PostgreSQL database {@code test}, for one test: created and dropped after it, or
@@ -62,7 +61,7 @@ public final class PostgresTestDatabase implements TestDatabase {
     }
 
     private static String createSchema() {
-        String schema = "donors_test_" + UUID.randomUUID().toString().replace("-", "");
+        String schema = TestDatabase.uniqueName();
         execute("CREATE SCHEMA " + schema);
         return schema;
     }
