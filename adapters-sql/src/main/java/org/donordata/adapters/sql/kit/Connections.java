@@ -95,7 +95,7 @@ public interface Connections {
      */
     default BackupTaken backUp(String jdbcUrl, Path directory, Instant now, IntConsumer percentDone)
             throws SQLException, IOException {
-        throw new UnsupportedOperationException(name() + " is backed up with " + backupTool() + ".");
+        throw backedUpWithItsTool();
     }
 
     /**
@@ -105,7 +105,7 @@ public interface Connections {
      * @throws UnsupportedOperationException for a server, as {@link #backupDirectory}
      */
     default Optional<Instant> newestBackup(Path directory) throws IOException {
-        throw new UnsupportedOperationException(name() + " is backed up with " + backupTool() + ".");
+        throw backedUpWithItsTool();
     }
 
     /**
@@ -116,7 +116,7 @@ public interface Connections {
      * @throws UnsupportedOperationException for a server, as {@link #backupDirectory}
      */
     default List<Path> pruneBackups(Path directory, int keep, Path justKept) throws IOException {
-        throw new UnsupportedOperationException(name() + " is backed up with " + backupTool() + ".");
+        throw backedUpWithItsTool();
     }
 
     /**
@@ -163,5 +163,10 @@ public interface Connections {
     /** The tool a server's backups are taken with, for {@link #backUp}'s refusal. */
     default String backupTool() {
         return "its own tools";
+    }
+
+    /** The refusal of {@link #backUp} and of what reads its backups, for a database backed up with its own tool. */
+    private UnsupportedOperationException backedUpWithItsTool() {
+        return new UnsupportedOperationException(name() + " is backed up with " + backupTool() + ".");
     }
 }
