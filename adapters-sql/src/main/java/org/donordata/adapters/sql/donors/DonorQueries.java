@@ -384,30 +384,30 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             return DSL.select(selected).from(DONOR_WORDS.crossJoin(DONORS)).where(conditions)
                     .orderBy(DONOR_WORDS.DONOR_ID).limit(kind.rowLimit(COUNT)).offset(OFFSET);
         }
+        Condition firstRange = DONOR_WORDS.APPLICATION_ID.eq(APPLICATION)
+                .and(DONOR_WORDS.WORD.ge(CUSTOM_FROM.getFirst())).and(DONOR_WORDS.WORD.lt(CUSTOM_TO.getFirst()));
         // DRAWN, one range and nothing else to check: a page holds only the range's first OFFSET + COUNT donors in id
         // order (a range is of an integer, number or date: one entry a donor), so only those are drawn, however many
         // the range holds (docs/performance.md, "Custom values").
         if (shape.customs() == 1 && shape.criteria().isEmpty()) {
-            Table<?> first = DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS).where(
-                        DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.ge(CUSTOM_FROM.getFirst()),
-                        DONOR_WORDS.WORD.lt(CUSTOM_TO.getFirst()))
-                    .orderBy(DONOR_WORDS.DONOR_ID).limit(kind.boundLimit(DRAWN_COUNT)).asTable("drawn");
-            Field<Long> firstId = first.field(DONOR_WORDS.DONOR_ID);
-            return DSL.select(selected).from(first.crossJoin(DONORS))
-                    .where(DONORS.ID.eq(firstId), DONORS.APPLICATION_ID.eq(APPLICATION)).orderBy(firstId)
-                    .limit(kind.rowLimit(COUNT)).offset(OFFSET);
+            return drawnPage(kind, selected, shape, DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS).where(firstRange)
+                    .orderBy(DONOR_WORDS.DONOR_ID).limit(kind.boundLimit(DRAWN_COUNT)));
         }
         // DRAWN: the range's donors, as the database plans it best (Dialect.drawsFromAJoinedTable).
         if (!kind.drawsFromAJoinedTable()) {
             List<Condition> conditions = new ArrayList<>(List.of(DONORS.ID.in(DSL.select(DONOR_WORDS.DONOR_ID)
-                    .from(DONOR_WORDS).where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION),
-                            DONOR_WORDS.WORD.ge(CUSTOM_FROM.getFirst()), DONOR_WORDS.WORD.lt(CUSTOM_TO.getFirst())))));
+                    .from(DONOR_WORDS).where(firstRange))));
             conditions.addAll(customHeld(1, shape.customs()));
             return page(kind, selected, ownerByNoIndex(), shape.criteria(), conditions);
         }
-        Table<?> drawn = DSL.selectDistinct(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS).where(
-                    DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.ge(CUSTOM_FROM.getFirst()),
-                    DONOR_WORDS.WORD.lt(CUSTOM_TO.getFirst())).asTable("drawn");
+        return drawnPage(kind, selected, shape,
+                DSL.selectDistinct(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS).where(firstRange));
+    }
+
+    /** The page of the donors {@code drawnIds} names, in id order, each checked against the rest of the shape. */
+    private static Select<?> drawnPage(DatabaseKind kind, List<Field<?>> selected, CustomShape shape,
+            Select<Record1<Long>> drawnIds) {
+        Table<?> drawn = drawnIds.asTable("drawn");
         Field<Long> drawnId = drawn.field(DONOR_WORDS.DONOR_ID);
         List<Condition> conditions = new ArrayList<>(List.of(DONORS.ID.eq(drawnId),
                 DONORS.APPLICATION_ID.eq(APPLICATION)));
