@@ -1,5 +1,6 @@
 package org.donordata.adapters.sql;
 
+import static org.donordata.adapters.sql.schema.Tables.CONSENT_PURPOSES;
 import static org.donordata.adapters.sql.schema.Tables.IDEMPOTENCY_KEYS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,7 +14,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.CopiedTable;
+import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Pipeline;
+import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.kit.StoredConcern;
 import java.util.ArrayList;
 import org.donordata.adapters.sql.donors.IdempotencyKeyRows;
@@ -29,6 +34,7 @@ import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorFingerprint;
 import org.donordata.domain.DuplicateExternalIdException;
 import org.donordata.domain.IdempotencyKey;
+import org.jooq.Param;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -159,6 +165,43 @@ class SqlStorageTest extends DonorRepositoryTestBase {
                 () -> insertOnce(owner, KEY, person("Ada", "crm-1"), CREATED.plusSeconds(1)));
 
         assertEquals(0, keyRows());
+    }
+
+    /**
+     * A write's statements (Pipeline) run in their order, each seeing those before it, and each is given its own count;
+     * where they go together (PostgreSQL) their values are bound at their own places of the joined statement. A
+     * failing one fails the write and stores nothing of it.
+     */
+    @Test
+    void aWritesStatementsRunInTheirOrderEachGivenItsOwnCount() {
+        DatabaseKind kind = database.kind();
+        Param<Long> application = DSL.param("p_application", Long.class);
+        Param<String> purpose = DSL.param("p_purpose", String.class);
+        Statement add = Statement.render(kind.renderer(), DSL.insertInto(CONSENT_PURPOSES,
+                CONSENT_PURPOSES.APPLICATION_ID, CONSENT_PURPOSES.PURPOSE).values(application, purpose));
+        Statement mark = Statement.render(kind.renderer(), DSL.update(CONSENT_PURPOSES)
+                .set(CONSENT_PURPOSES.PURPOSE, DSL.concat(CONSENT_PURPOSES.PURPOSE, purpose))
+                .where(CONSENT_PURPOSES.APPLICATION_ID.eq(application)));
+        Statement remove = Statement.render(kind.renderer(), DSL.deleteFrom(CONSENT_PURPOSES)
+                .where(CONSENT_PURPOSES.PURPOSE.eq(purpose)));
+        List<Integer> counts = new ArrayList<>();
+        Bindings ofOwner = new Bindings(kind).set(application, owner.value());
+
+        database.dsl().transaction(tx -> new Pipeline(kind)
+                .add(add, new Bindings(kind).set(application, owner.value()).set(purpose, "news"), counts::add)
+                .add(add, new Bindings(kind).set(application, otherOwner.value()).set(purpose, "appeals"), counts::add)
+                .add(mark, new Bindings(kind).set(application, owner.value()).set(purpose, "-marked"), counts::add)
+                .add(remove, new Bindings(kind).set(purpose, "none such"), counts::add)
+                .run(DSL.using(tx)));
+
+        assertEquals(List.of(1, 1, 1, 0), counts);
+        assertEquals(List.of("appeals", "news-marked"), database.dsl().select(CONSENT_PURPOSES.PURPOSE)
+                .from(CONSENT_PURPOSES).orderBy(CONSENT_PURPOSES.PURPOSE).fetch(CONSENT_PURPOSES.PURPOSE));
+        assertThrows(DataAccessException.class, () -> database.dsl().transaction(tx -> new Pipeline(kind)
+                .add(remove, new Bindings(kind).set(purpose, "appeals"))
+                .add(add, ofOwner.set(purpose, "news-marked"))
+                .run(DSL.using(tx))));
+        assertEquals(2, database.dsl().fetchCount(CONSENT_PURPOSES), "the failed write stored nothing");
     }
 
     private long insertOnce(ApplicationId creator, IdempotencyKey key, DonorDetails details, Instant now) {

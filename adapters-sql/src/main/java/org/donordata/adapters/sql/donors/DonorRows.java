@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Pipeline;
 import org.donordata.adapters.sql.kit.PreparedStatements;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.kit.UniqueConstraint;
@@ -71,12 +72,14 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 insert.executeUpdate();
                 return kind.insertedId(tx, insert);
             });
-            queries.words().add(tx, owner, id, details);
+            Pipeline write = new Pipeline(kind);
+            queries.words().add(write, owner, id, details);
             if (kind.numbersAtInsert()) {
-                queries.atInsert().number(tx, new Bindings(kind).set(DonorQueries.APPLICATION, owner.value())
+                queries.atInsert().number(write, new Bindings(kind).set(DonorQueries.APPLICATION, owner.value())
                         .set(DonorQueries.ID, id));
             }
-            queries.trail().donorCreated(tx, owner, id, record, change, now);
+            queries.trail().donorCreated(write, owner, id, record, change, now);
+            write.run(tx);
             return new Donor(id, details, now, now, Donor.FIRST_VERSION);
         } catch (DataAccessException e) {
             throw duplicateExternalIdOr(e, details);
@@ -155,10 +158,12 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
                 .set(DonorQueries.MERGED, mergedInto)
                 .set(DonorQueries.CHANGE, change);
         // The record just before the row's change, which names it as the donor's latest (DatabaseKind.lastTrailRecord).
-        queries.trail().donorChanged(tx, owner, stored.id(), record, version, change, now);
-        (stored.details().differsIn(DonorColumns.INDEXED, after) ? queries.update() : queries.updateKeepingIndexed())
-                .execute(tx, changed);
-        queries.words().replace(tx, owner, stored.id(), stored.details(), after);
+        Pipeline write = new Pipeline(kind);
+        queries.trail().donorChanged(write, owner, stored.id(), record, version, change, now);
+        write.add(stored.details().differsIn(DonorColumns.INDEXED, after) ? queries.update()
+                : queries.updateKeepingIndexed(), changed);
+        queries.words().replace(write, owner, stored.id(), stored.details(), after);
+        write.run(tx);
         return new Donor(stored.id(), after, stored.createdAt(), now, version, erasedAt, mergedInto);
     }
 

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Pipeline;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.application.ApplicationId;
 import org.donordata.domain.CustomValueIndex;
@@ -32,9 +33,11 @@ import org.jooq.impl.DSL;
 
 /**
  * A donor's entries in {@code donor_words} (V9): its search words and its duplicate keys (V10), kept in the transaction
- * that changes the donor: only the entries that came or went are written. Several go in one statement (the one writer
- * of SQLite pays per statement), up to {@value #WORDS_PER_STATEMENT}, so that a connection keeps at most that many
- * statements of each kind prepared.
+ * that changes the donor: only the entries that came or went are written, by statements added to the write's
+ * {@link Pipeline}. Several go in one statement (the one writer of SQLite pays per statement), up to
+ * {@value #WORDS_PER_STATEMENT}, so that a connection keeps at most that many statements of each kind prepared; where
+ * a write's statements go together, all in one, bound as an array, so that the joined statements a connection keeps
+ * prepared are a handful, not one for each count of entries.
  */
 public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statement> deletes) {
 
@@ -45,10 +48,22 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
     private static final Param<Long> APPLICATION = DSL.param("p_words_application", Long.class);
     private static final List<Param<String>> WORDS = IntStream.range(0, WORDS_PER_STATEMENT)
             .mapToObj(i -> DSL.param("p_word_" + i, String.class)).toList();
+    private static final Param<String[]> WORD_ARRAY = DSL.param("p_word_array", String[].class);
 
-    /** The statements for 1 to {@link #WORDS_PER_STATEMENT} words, at index count - 1. */
+    /**
+     * The statements for 1 to {@link #WORDS_PER_STATEMENT} words, at index count - 1; where statements go together
+     * (Connections.sendsStatementsTogether: PostgreSQL), one of each for any count, bound to an array.
+     */
     static DonorWords of(DatabaseKind kind) {
         DSLContext renderer = kind.renderer();
+        if (kind.sendsStatementsTogether()) {
+            Field<String> word = DSL.field(DSL.name("entry", "word"), String.class);
+            return new DonorWords(kind, List.of(Statement.render(renderer, DSL.insertInto(DONOR_WORDS,
+                    DONOR_WORDS.DONOR_ID, DONOR_WORDS.WORD, DONOR_WORDS.APPLICATION_ID)
+                    .select(DSL.select(DONOR, word, APPLICATION).from(DSL.unnest(WORD_ARRAY).as("entry", "word"))))),
+                    List.of(Statement.render(renderer, DSL.deleteFrom(DONOR_WORDS).where(
+                            DONOR_WORDS.DONOR_ID.eq(DONOR), DONOR_WORDS.WORD.eq(DSL.any(WORD_ARRAY))))));
+        }
         List<Statement> inserts = new ArrayList<>();
         List<Statement> deletes = new ArrayList<>();
         for (int count = 1; count <= WORDS_PER_STATEMENT; count++) {
@@ -102,27 +117,27 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
      * only the custom values' and consent's when only their fields changed (the words' folding and the keys' digests
      * are the dearer part).
      */
-    void replace(DSLContext tx, ApplicationId owner, long donorId, DonorDetails before, DonorDetails after) {
+    void replace(Pipeline write, ApplicationId owner, long donorId, DonorDetails before, DonorDetails after) {
         if (!before.differsIn(FIELDS, after)) {
             return;
         }
         if (!before.differsIn(WORD_AND_KEY_FIELDS, after)) {
-            replace(tx, owner, donorId, valueEntries(before), valueEntries(after));
+            replace(write, owner, donorId, valueEntries(before), valueEntries(after));
             return;
         }
-        replace(tx, owner, donorId, entries(before), entries(after));
+        replace(write, owner, donorId, entries(before), entries(after));
     }
 
-    private void replace(DSLContext tx, ApplicationId owner, long donorId, Set<String> before, Set<String> after) {
+    private void replace(Pipeline write, ApplicationId owner, long donorId, Set<String> before, Set<String> after) {
         List<String> gone = before.stream().filter(word -> !after.contains(word)).toList();
         List<String> come = after.stream().filter(word -> !before.contains(word)).toList();
-        run(tx, deletes, owner, donorId, gone);
-        run(tx, inserts, owner, donorId, come);
+        add(write, deletes, owner, donorId, gone);
+        add(write, inserts, owner, donorId, come);
     }
 
     /** Stores a new donor's entries. */
-    void add(DSLContext tx, ApplicationId owner, long donorId, DonorDetails details) {
-        run(tx, inserts, owner, donorId, List.copyOf(entries(details)));
+    void add(Pipeline write, ApplicationId owner, long donorId, DonorDetails details) {
+        add(write, inserts, owner, donorId, List.copyOf(entries(details)));
     }
 
     /**
@@ -146,14 +161,23 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
         }
     }
 
-    private void run(DSLContext tx, List<Statement> statements, ApplicationId owner, long donorId, List<String> words) {
+    private void add(Pipeline write, List<Statement> statements, ApplicationId owner, long donorId,
+            List<String> words) {
+        if (words.isEmpty()) {
+            return;
+        }
+        if (statements.size() == 1) {
+            write.add(statements.get(0), new Bindings(kind).set(DONOR, donorId).set(APPLICATION, owner.value())
+                    .set(WORD_ARRAY, words.toArray(String[]::new)));
+            return;
+        }
         for (int from = 0; from < words.size(); from += WORDS_PER_STATEMENT) {
             List<String> chunk = words.subList(from, Math.min(words.size(), from + WORDS_PER_STATEMENT));
             Bindings bindings = new Bindings(kind).set(DONOR, donorId).set(APPLICATION, owner.value());
             for (int i = 0; i < chunk.size(); i++) {
                 bindings.set(WORDS.get(i), chunk.get(i));
             }
-            statements.get(chunk.size() - 1).execute(tx, bindings);
+            write.add(statements.get(chunk.size() - 1), bindings);
         }
     }
 }

@@ -7,6 +7,7 @@ import static org.donordata.adapters.sql.schema.Tables.SEQUENCING;
 import java.util.Map;
 
 import org.donordata.adapters.sql.kit.Bindings;
+import org.donordata.adapters.sql.kit.Pipeline;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Ordering;
 import org.donordata.adapters.sql.kit.Statement;
@@ -51,9 +52,8 @@ public final class Sequencing {
          *
          * @param donor the donor's application ({@link DonorQueries#APPLICATION}) and id ({@link DonorQueries#ID})
          */
-        void number(DSLContext tx, Bindings donor) {
-            ordinal.execute(tx, donor);
-            numberedThrough.execute(tx, donor);
+        void number(Pipeline write, Bindings donor) {
+            write.add(ordinal, donor).add(numberedThrough, donor);
         }
     }
 

@@ -32,6 +32,14 @@ public interface Connections {
     int defaultMaxPoolSize();
 
     /**
+     * Whether the driver sends several statements joined in one prepared statement in one exchange, running them in
+     * order (Pipeline): by default not, each statement runs by itself.
+     */
+    default boolean sendsStatementsTogether() {
+        return false;
+    }
+
+    /**
      * Whether the database has room for writes again after writes were refused for want of space (asked by readiness,
      * so that a node out of a load balancer's rotation finds out by itself), given how long ago the last was refused.
      * By default, for a server whose disk this node cannot see: once no write has been refused for {@link #ROOM_QUIET}.

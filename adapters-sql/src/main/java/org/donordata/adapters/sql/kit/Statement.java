@@ -45,9 +45,18 @@ public record Statement(String sql, List<String> places) {
 
     /** Binds every place of the statement to its parameter's value. */
     public void bind(PreparedStatement statement, Bindings bindings) throws SQLException {
+        bind(statement, bindings, 1);
+    }
+
+    /**
+     * Binds every place of the statement, its first at {@code first} of a statement that holds others before it
+     * (Pipeline); the place after its last.
+     */
+    int bind(PreparedStatement statement, Bindings bindings, int first) throws SQLException {
         for (int place = 0; place < places.size(); place++) {
-            statement.setObject(place + 1, bindings.valueOf(places.get(place)));
+            statement.setObject(first + place, bindings.valueOf(places.get(place)));
         }
+        return first + places.size();
     }
 
     /** The connection's kept prepared statement of this one (PreparedStatements), every place bound. */

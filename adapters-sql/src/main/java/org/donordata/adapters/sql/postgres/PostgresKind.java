@@ -89,6 +89,12 @@ public final class PostgresKind implements DatabaseKind {
         return 10;
     }
 
+    // pgjdbc sends the statements of one prepared text with a single Sync, so one round trip runs them all.
+    @Override
+    public boolean sendsStatementsTogether() {
+        return true;
+    }
+
     @Override
     public Instant instant(ResultSet row, int column) throws SQLException {
         OffsetDateTime stamp = row.getObject(column, OffsetDateTime.class);

@@ -11,6 +11,7 @@ import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.kit.Ordering;
+import org.donordata.adapters.sql.kit.Pipeline;
 import org.donordata.adapters.sql.schema.tables.AuditTrail;
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
@@ -133,10 +134,10 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
      * @param change the change's number, as {@link DatabaseKind#drawChange} drew it for the donor's row (null where
      *        the database's SQL gives it)
      */
-    public void donorChanged(DSLContext tx, ApplicationId owner, long donorId, DonorChangeRecord record, long version,
-            Long change, Instant at) {
-        inserted(insert.execute(tx, donorBindings(owner, donorId, record, version, at)
-                .set(Ordering.CHANGE, change)));
+    public void donorChanged(Pipeline write, ApplicationId owner, long donorId, DonorChangeRecord record,
+            long version, Long change, Instant at) {
+        write.add(insert, donorBindings(owner, donorId, record, version, at).set(Ordering.CHANGE, change),
+                TrailAppend::inserted);
     }
 
     /** The chained insert reads the donor's row, which the change holds: a record it did not insert is a fault. */
@@ -150,15 +151,15 @@ public record TrailAppend(DatabaseKind kind, Statement insert, Statement link, S
      * The first record of a donor inserted just before, at its first version: at the id its row already names (where
      * the database tells the next record's id ahead), else inserted and then named by its row.
      */
-    public void donorCreated(DSLContext tx, ApplicationId owner, long donorId, DonorChangeRecord record, Long change,
+    public void donorCreated(Pipeline write, ApplicationId owner, long donorId, DonorChangeRecord record, Long change,
             Instant at) {
         Bindings bindings = donorBindings(owner, donorId, record, Donor.FIRST_VERSION, at)
                 .set(Ordering.CHANGE, change);
         if (first != null) {
-            first.execute(tx, bindings);
+            write.add(first, bindings);
         } else {
-            inserted(insert.execute(tx, bindings));
-            link.execute(tx, new Bindings(kind).set(DONOR, donorId));
+            write.add(insert, bindings, TrailAppend::inserted);
+            write.add(link, new Bindings(kind).set(DONOR, donorId));
         }
     }
 
