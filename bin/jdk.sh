@@ -1,7 +1,15 @@
 # Sourced by the other scripts: finds a JDK 21+ and exports JAVA_HOME, or stops with a clear message.
 # Order: an explicit JAVA_HOME, then the JDKs installed under /usr/lib/jvm (newest first), then `java` on PATH.
 
+# A JDK's major version: from its release file, which every JDK build has (asking java itself starts a JVM, some
+# 50 ms each time, and every script sources this file); from java where the file is missing.
 java_major() {
+  local major=
+  [ -f "$1/release" ] && major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" | head -n 1)
+  if [ -n "$major" ]; then
+    echo "$major"
+    return
+  fi
   "$1/bin/java" -XshowSettings:properties -version 2>&1 \
     | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n 1
 }
