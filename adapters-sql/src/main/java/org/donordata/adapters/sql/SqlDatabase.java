@@ -108,7 +108,7 @@ public final class SqlDatabase implements AutoCloseable {
     private final String jdbcUrl;
 
     private SqlDatabase(HikariDataSource dataSource, DatabaseKind kind, DatabaseSettings settings,
-            Duration apiKeyCacheLifetime) {
+            Duration apiKeyCacheLifetime, DonorQueries queries) {
         this.dataSource = dataSource;
         this.dsl = kind.using(dataSource);
         this.failures = new StorageFailures(kind);
@@ -119,7 +119,6 @@ public final class SqlDatabase implements AutoCloseable {
         ExecutorService keyUses = Executors.newVirtualThreadPerTaskExecutor();
         closedFirst.add(keyUses);
         // Rendered once: the donors', the keys' and the fields' writes append to the trail with the same statements.
-        DonorQueries queries = DonorQueries.of(kind);
         this.applications = new CachedApplicationRepository(new JooqApplicationRepository(dsl, kind, queries.trail()),
                 apiKeyCacheLifetime, Ticker.systemTicker(), keyUses);
         this.trail = new SqlAuditTrail(dsl, kind);
@@ -154,6 +153,9 @@ public final class SqlDatabase implements AutoCloseable {
             throw new IllegalArgumentException("the api-key cache lifetime must be zero or more");
         }
         DatabaseKind kind = SupportedDatabases.forUrl(settings.jdbcUrl());
+        // Rendering the statements needs no database, and on a start took about as long as connecting or Flyway's
+        // check of the schema: it runs beside them (docs/performance.md, "Starting").
+        CompletableFuture<DonorQueries> queries = CompletableFuture.supplyAsync(() -> DonorQueries.of(kind));
         kind.prepare(settings.jdbcUrl());
         HikariDataSource dataSource = new HikariDataSource(poolConfig(settings, kind));
         try {
@@ -163,10 +165,18 @@ public final class SqlDatabase implements AutoCloseable {
                 throw new DataAccessException("Cannot check the database before migrating it", e);
             }
             migrations(kind).dataSource(dataSource).load().migrate();
-            return new SqlDatabase(dataSource, kind, settings, apiKeyCacheLifetime);
+            return new SqlDatabase(dataSource, kind, settings, apiKeyCacheLifetime, rendered(queries));
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;
+        }
+    }
+
+    private static DonorQueries rendered(CompletableFuture<DonorQueries> queries) {
+        try {
+            return queries.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : e;
         }
     }
 
