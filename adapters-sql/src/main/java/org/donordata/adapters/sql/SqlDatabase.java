@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
@@ -153,9 +154,14 @@ public final class SqlDatabase implements AutoCloseable {
             throw new IllegalArgumentException("the api-key cache lifetime must be zero or more");
         }
         DatabaseKind kind = SupportedDatabases.forUrl(settings.jdbcUrl());
-        // Rendering the statements needs no database, and on a start took about as long as connecting or Flyway's
-        // check of the schema: it runs beside them (docs/performance.md, "Starting").
-        CompletableFuture<DonorQueries> queries = CompletableFuture.supplyAsync(() -> DonorQueries.of(kind));
+        // Rendering the statements needs no database, and on a start took about as long as connecting (SQLite loads
+        // its native library): it runs beside the connecting, on a thread of its own, and is done before Flyway
+        // starts, whose Java migrations use jOOQ too. jOOQ's classes may deadlock when two threads first use them at
+        // once (jOOQ issues 19529, 19550), so the main thread uses none meanwhile, and the renderer has its dialect
+        // made here first (docs/performance.md, "Starting").
+        kind.renderer();
+        FutureTask<DonorQueries> queries = new FutureTask<>(() -> DonorQueries.of(kind));
+        Thread.ofPlatform().name("sql-rendering").daemon().start(queries);
         kind.prepare(settings.jdbcUrl());
         HikariDataSource dataSource = new HikariDataSource(poolConfig(settings, kind));
         try {
@@ -164,19 +170,24 @@ public final class SqlDatabase implements AutoCloseable {
             } catch (SQLException e) {
                 throw new DataAccessException("Cannot check the database before migrating it", e);
             }
+            DonorQueries rendered = rendered(queries);
             migrations(kind).dataSource(dataSource).load().migrate();
-            return new SqlDatabase(dataSource, kind, settings, apiKeyCacheLifetime, rendered(queries));
+            return new SqlDatabase(dataSource, kind, settings, apiKeyCacheLifetime, rendered);
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;
         }
     }
 
-    private static DonorQueries rendered(CompletableFuture<DonorQueries> queries) {
+    private static DonorQueries rendered(FutureTask<DonorQueries> queries) {
         try {
-            return queries.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException failure ? failure : e;
+            return queries.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while rendering the SQL statements", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure
+                    : new IllegalStateException("the SQL statements could not be rendered", e.getCause());
         }
     }
 
