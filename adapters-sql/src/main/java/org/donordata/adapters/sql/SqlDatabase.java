@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -154,31 +155,40 @@ public final class SqlDatabase implements AutoCloseable {
             throw new IllegalArgumentException("the api-key cache lifetime must be zero or more");
         }
         DatabaseKind kind = SupportedDatabases.forUrl(settings.jdbcUrl());
+        kind.prepare(settings.jdbcUrl());
         // Rendering the statements needs no database, and on a start took about as long as connecting (SQLite loads
         // its native library): it runs beside the connecting, on a thread of its own, and is done before Flyway
         // starts, whose Java migrations use jOOQ too. jOOQ's classes may deadlock when two threads first use them at
-        // once (jOOQ issues 19529, 19550), so the main thread uses none meanwhile, and the renderer has its dialect
-        // made here first (docs/performance.md, "Starting").
+        // once (jOOQ issues 19529, 19550), so this thread uses none until the rendering is over, whether the connecting
+        // succeeds or fails, and the dialect's DSLContext is made here first (docs/performance.md, "Starting").
         kind.renderer();
         FutureTask<DonorQueries> queries = new FutureTask<>(() -> DonorQueries.of(kind));
         Thread.ofPlatform().name("sql-rendering").daemon().start(queries);
-        kind.prepare(settings.jdbcUrl());
-        HikariDataSource dataSource = new HikariDataSource(poolConfig(settings, kind));
+        HikariDataSource dataSource = null;
+        SQLException unchecked = null;
         try {
+            dataSource = new HikariDataSource(poolConfig(settings, kind));
             try (Connection connection = dataSource.getConnection()) {
                 kind.checkOpened(connection);
             } catch (SQLException e) {
-                throw new DataAccessException("Cannot check the database before migrating it", e);
+                unchecked = e;
             }
             DonorQueries rendered = rendered(queries);
+            if (unchecked != null) {
+                throw new DataAccessException("Cannot check the database before migrating it", unchecked);
+            }
             migrations(kind).dataSource(dataSource).load().migrate();
             return new SqlDatabase(dataSource, kind, settings, apiKeyCacheLifetime, rendered);
-        } catch (RuntimeException e) {
-            dataSource.close();
+        } catch (RuntimeException | Error e) {
+            renderingOver(queries);
+            if (dataSource != null) {
+                dataSource.close();
+            }
             throw e;
         }
     }
 
+    /** The statements {@code queries} rendered, once it has; what it threw, if it failed. */
     private static DonorQueries rendered(FutureTask<DonorQueries> queries) {
         try {
             return queries.get();
@@ -186,8 +196,24 @@ public final class SqlDatabase implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while rendering the SQL statements", e);
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException failure ? failure
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            RuntimeException failure = e.getCause() instanceof RuntimeException thrown ? thrown
                     : new IllegalStateException("the SQL statements could not be rendered", e.getCause());
+            failure.addSuppressed(new IllegalStateException("rendered for SqlDatabase.open"));
+            throw failure;
+        }
+    }
+
+    /** Waits until the rendering has ended, however it ended: an open that fails hands no jOOQ in use to its caller. */
+    private static void renderingOver(FutureTask<DonorQueries> queries) {
+        try {
+            queries.get();
+        } catch (ExecutionException | CancellationException e) {
+            // Ended: the open's own failure is the one to report.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
