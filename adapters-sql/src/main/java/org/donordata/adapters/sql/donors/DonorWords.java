@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import org.donordata.adapters.sql.kit.ArrayParameters;
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Pipeline;
@@ -36,8 +37,7 @@ import org.jooq.impl.DSL;
  * that changes the donor: only the entries that came or went are written, by statements added to the write's
  * {@link Pipeline}. Several go in one statement (the one writer of SQLite pays per statement), up to
  * {@value #WORDS_PER_STATEMENT}, so that a connection keeps at most that many statements of each kind prepared; where
- * a write's statements go together, all in one, bound as an array, so that the joined statements a connection keeps
- * prepared are a handful, not one for each count of entries.
+ * the database takes an array parameter, all in one (of).
  */
 public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statement> deletes) {
 
@@ -51,18 +51,20 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
     private static final Param<String[]> WORD_ARRAY = DSL.param("p_word_array", String[].class);
 
     /**
-     * The statements for 1 to {@link #WORDS_PER_STATEMENT} words, at index count - 1; where statements go together
-     * (Connections.sendsStatementsTogether: PostgreSQL), one of each for any count, bound to an array.
+     * The statements for 1 to {@link #WORDS_PER_STATEMENT} words, at index count - 1; where the database takes an
+     * array parameter (Dialect.arrays: PostgreSQL, whose writes go in one round trip, Pipeline), one of each for any
+     * count, so that the joined statements a connection keeps are a handful.
      */
     static DonorWords of(DatabaseKind kind) {
         DSLContext renderer = kind.renderer();
-        if (kind.sendsStatementsTogether()) {
+        if (kind.arrays().isPresent()) {
+            ArrayParameters arrays = kind.arrays().get();
             Field<String> word = DSL.field(DSL.name("entry", "word"), String.class);
             return new DonorWords(kind, List.of(Statement.render(renderer, DSL.insertInto(DONOR_WORDS,
                     DONOR_WORDS.DONOR_ID, DONOR_WORDS.WORD, DONOR_WORDS.APPLICATION_ID)
-                    .select(DSL.select(DONOR, word, APPLICATION).from(DSL.unnest(WORD_ARRAY).as("entry", "word"))))),
+                    .select(DSL.select(DONOR, word, APPLICATION).from(arrays.rows(WORD_ARRAY, "entry", "word"))))),
                     List.of(Statement.render(renderer, DSL.deleteFrom(DONOR_WORDS).where(
-                            DONOR_WORDS.DONOR_ID.eq(DONOR), DONOR_WORDS.WORD.eq(DSL.any(WORD_ARRAY))))));
+                            DONOR_WORDS.DONOR_ID.eq(DONOR), arrays.equalsAny(DONOR_WORDS.WORD, WORD_ARRAY)))));
         }
         List<Statement> inserts = new ArrayList<>();
         List<Statement> deletes = new ArrayList<>();

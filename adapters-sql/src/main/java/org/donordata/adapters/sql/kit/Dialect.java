@@ -48,6 +48,11 @@ public interface Dialect {
      */
     boolean drawsFromAJoinedTable();
 
+    /** How the database takes an array of text as one parameter; empty, by default, where it takes none. */
+    default Optional<ArrayParameters> arrays() {
+        return Optional.empty();
+    }
+
     /**
      * A donor's JSON object, as the API writes it (DonorDocument.Json), built by the database from the members' columns
      * in their order: numbers as numbers, text as strings or null, flags as true or false, instants as strings in the

@@ -13,6 +13,7 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
+import org.donordata.adapters.sql.kit.ArrayParameters;
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Reads;
@@ -87,6 +88,24 @@ public final class PostgresKind implements DatabaseKind {
     @Override
     public int defaultMaxPoolSize() {
         return 10;
+    }
+
+    // pgjdbc binds a String[] as varchar[]: = ANY and unnest read it.
+    private static final ArrayParameters ARRAYS = new ArrayParameters() {
+        @Override
+        public Condition equalsAny(Field<String> column, Param<String[]> values) {
+            return column.eq(DSL.any(values));
+        }
+
+        @Override
+        public Table<?> rows(Param<String[]> values, String alias, String column) {
+            return DSL.unnest(values).as(alias, column);
+        }
+    };
+
+    @Override
+    public Optional<ArrayParameters> arrays() {
+        return Optional.of(ARRAYS);
     }
 
     // pgjdbc sends the statements of one prepared text with a single Sync, so one round trip runs them all.
