@@ -96,10 +96,15 @@ public final class CustomValueIndex {
             throw new IllegalArgumentException("a custom number is within 1e-300 to 1e300: " + value);
         }
         if (value.signum() > 0) {
-            return "C" + String.format("%03d", exponent) + digits;
+            return "C" + threeDigits(exponent) + digits;
         }
-        StringBuilder complement = new StringBuilder("A").append(String.format("%03d", 999 - exponent));
+        StringBuilder complement = new StringBuilder("A").append(threeDigits(999 - exponent));
         digits.chars().forEach(digit -> complement.append((char) ('9' - digit + '0')));
         return complement.append('~').toString();
+    }
+
+    /** 0 to 999 as three digits, without String.format, which parses its pattern at every call of every value write. */
+    private static String threeDigits(int value) {
+        return Integer.toString(1000 + value).substring(1);
     }
 }
