@@ -351,6 +351,36 @@ public abstract class CustomFieldRepositoryContract {
         assertEquals(List.of(), donors.list(owner, DonorFilter.NONE, 0, 10));
     }
 
+    // A store may keep the fields a write last read (FieldRows does): every change of them must still reach the next
+    // write, whether it adds a choice, archives the field, or removes it and defines its key again as another type.
+    @Test
+    void eachWriteChecksItsValuesAgainstTheFieldsAsTheyAreThen() {
+        CustomField chapter = created(owner, field("chapter", CustomFieldType.CHOICE, "North", "South"));
+        Donor ada = createdDonor(owner, document("first_name", "Ada", "last_name", "L",
+                "custom", document("chapter", "North")));
+        assertThrows(InvalidInputException.class,
+                () -> modifiedDonor(ada.id(), document("custom", document("chapter", "East"))));
+
+        CustomField withEast = new CustomField(chapter.id(), "chapter", chapter.label(), CustomFieldType.CHOICE,
+                List.of("East", "North", "South"), false, null, false, chapter.createdAt(), LATER);
+        assertTrue(fields.update(owner, withEast, chapter.updatedAt(), List.of(), WEBSITE));
+        assertEquals(document("chapter", "East"),
+                modifiedDonor(ada.id(), document("custom", document("chapter", "East"))).details().custom().byKey());
+
+        CustomField archived = new CustomField(chapter.id(), "chapter", chapter.label(), CustomFieldType.CHOICE,
+                withEast.choices(), false, null, true, chapter.createdAt(), LATER.plusNanos(1_000));
+        assertTrue(fields.update(owner, archived, withEast.updatedAt(), List.of(), WEBSITE));
+        assertThrows(InvalidInputException.class,
+                () -> modifiedDonor(ada.id(), document("custom", document("chapter", "South"))));
+
+        assertTrue(removed(owner, chapter.id(), WEBSITE, LATER.plusNanos(2_000)));
+        created(owner, field("chapter", CustomFieldType.INTEGER));
+        assertThrows(InvalidInputException.class,
+                () -> modifiedDonor(ada.id(), document("custom", document("chapter", "North"))));
+        assertEquals(document("chapter", new BigDecimal("7")),
+                modifiedDonor(ada.id(), document("custom", document("chapter", new BigDecimal("7")))).details().custom().byKey());
+    }
+
     @Test
     void aChoiceADonorHoldsCannotBeTakenOutAndOneNoneHoldsCan() {
         CustomField interests = created(owner, field("interests", CustomFieldType.CHOICES, "events", "news", "post"));

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
@@ -35,10 +36,16 @@ import jakarta.json.JsonString;
 
 /**
  * Rows of {@code custom_fields} (V18) as fields, and what a donor write does with them: read the owner's fields, held
- * against their change until the write ends (a statement rendered once: every create reads them), and remove one.
+ * against their change until the write ends (statements rendered once: every create reads them), and remove one.
  * Choices are kept as a JSON array in the field's order.
+ *
+ * <p>A write reads only each field's id and {@code updated_at} and takes the fields themselves from the last full read
+ * when those are the same: an id is never used again (AUTOINCREMENT, an identity) and every change of a field moves its
+ * {@code updated_at} on (CustomFieldService), so equal stamps are equal fields. Reading and decoding ten columns of
+ * each field at every write of custom values cost the one writer of SQLite nearly as much as the values' own entries
+ * (docs/performance.md, "The fields a write checks its values against").
  */
-public record FieldRows(DatabaseKind kind, Statement held) {
+public final class FieldRows {
 
     // Made once: Json's own methods look the provider up at every call, and every write reads the fields.
     private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
@@ -48,22 +55,59 @@ public record FieldRows(DatabaseKind kind, Statement held) {
             CUSTOM_FIELDS.LABEL, CUSTOM_FIELDS.FIELD_TYPE, CUSTOM_FIELDS.CHOICES, CUSTOM_FIELDS.REQUIRED,
             CUSTOM_FIELDS.DESCRIPTION, CUSTOM_FIELDS.ARCHIVED, CUSTOM_FIELDS.CREATED_AT, CUSTOM_FIELDS.UPDATED_AT);
 
+    private final DatabaseKind kind;
+    private final Statement stamps;
+    private final Statement held;
+    /** Each owner's fields as last read in full, by owner: at most one entry per application. */
+    private final Map<Long, Read> lastRead = new ConcurrentHashMap<>();
+
+    /** The owner's fields, and each one's id and updated_at in the same id order. */
+    private record Read(List<Stamp> stamps, List<CustomField> fields) {
+    }
+
+    private record Stamp(long id, Instant updatedAt) {
+    }
+
+    private FieldRows(DatabaseKind kind, Statement stamps, Statement held) {
+        this.kind = kind;
+        this.stamps = stamps;
+        this.held = held;
+    }
+
     public static FieldRows of(DatabaseKind kind) {
-        return new FieldRows(kind, Statement.render(kind.renderer(), kind.lockedForShare(DSL.select(COLUMNS)
-                .from(CUSTOM_FIELDS).where(CUSTOM_FIELDS.APPLICATION_ID.eq(APPLICATION)).orderBy(CUSTOM_FIELDS.ID))));
+        return new FieldRows(kind, ownerFields(kind, List.of(CUSTOM_FIELDS.ID, CUSTOM_FIELDS.UPDATED_AT)),
+                ownerFields(kind, COLUMNS));
+    }
+
+    private static Statement ownerFields(DatabaseKind kind, List<Field<?>> columns) {
+        return Statement.render(kind.renderer(), kind.lockedForShare(DSL.select(columns).from(CUSTOM_FIELDS)
+                .where(CUSTOM_FIELDS.APPLICATION_ID.eq(APPLICATION)).orderBy(CUSTOM_FIELDS.ID)));
     }
 
     /** The owner's fields in id order, held against a change until the transaction ends (DonorTransaction). */
     public List<CustomField> held(DSLContext tx, ApplicationId owner) {
         return tx.connectionResult(connection -> {
+            Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value());
+            List<Stamp> current = new ArrayList<>();
+            try (ResultSet rows = stamps.prepared(connection, bindings).executeQuery()) {
+                while (rows.next()) {
+                    current.add(new Stamp(rows.getLong(1), kind.instant(rows, 2)));
+                }
+            }
+            Read last = lastRead.get(owner.value());
+            if (last != null && last.stamps().equals(current)) {
+                return last.fields();
+            }
             List<CustomField> fields = new ArrayList<>();
-            try (ResultSet rows = held.prepared(connection, new Bindings(kind).set(APPLICATION, owner.value()))
-                    .executeQuery()) {
+            try (ResultSet rows = held.prepared(connection, bindings).executeQuery()) {
                 while (rows.next()) {
                     fields.add(read(rows));
                 }
             }
-            return fields;
+            Read read = new Read(fields.stream().map(field -> new Stamp(field.id(), field.updatedAt())).toList(),
+                    List.copyOf(fields));
+            lastRead.put(owner.value(), read);
+            return read.fields();
         });
     }
 
