@@ -28,14 +28,30 @@ public final class CustomValueIndex {
     /** Every entry of these values. */
     public static Set<String> of(CustomValues values) {
         Set<String> entries = new LinkedHashSet<>();
+        values.byKey().forEach((key, value) -> add(entries, key, value));
+        return entries;
+    }
+
+    /**
+     * The entries of those of these values that the other values hold differently or not at all: of a donor's values
+     * before a change, the entries the change may take out; of those after it, the ones it may put in.
+     */
+    public static Set<String> ofChanged(CustomValues values, CustomValues other) {
+        Set<String> entries = new LinkedHashSet<>();
         values.byKey().forEach((key, value) -> {
-            if (value instanceof List<?> choices) {
-                choices.forEach(choice -> entries.add(entry(key, choice)));
-            } else {
-                entries.add(entry(key, value));
+            if (!value.equals(other.get(key))) {
+                add(entries, key, value);
             }
         });
         return entries;
+    }
+
+    private static void add(Set<String> entries, String key, Object value) {
+        if (value instanceof List<?> choices) {
+            choices.forEach(choice -> entries.add(entry(key, choice)));
+        } else {
+            entries.add(entry(key, value));
+        }
     }
 
     /**

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -551,6 +552,31 @@ public abstract class CustomFieldRepositoryContract {
         assertEquals(List.of("Ada"), namesFound("custom.size", "M"));
         assertEquals(List.of("Ada", "Bob"), namesFound("custom.interests", "news"), "choices: holds the choice");
         assertEquals(List.of(), namesFound("custom.size", "S"));
+    }
+
+    // A store may rewrite only the changed values' entries (DonorWords): the filters must find each value as modified,
+    // none it held before, and every value the modify left alone or sent again in another form.
+    @Test
+    void filtersFindEachValueAsModifiedAndNoneItHeldBefore() {
+        created(owner, field("chapter", CustomFieldType.TEXT));
+        created(owner, field("pledge", CustomFieldType.NUMBER));
+        created(owner, field("signed", CustomFieldType.DATE));
+        created(owner, field("interests", CustomFieldType.CHOICES, "events", "news", "post"));
+        Donor ada = createdDonor(owner, document("first_name", "Ada", "last_name", "L", "custom", document(
+                "chapter", "North", "pledge", new BigDecimal("10"), "signed", "2024-02-29",
+                "interests", List.of("news", "post"))));
+
+        modifiedDonor(ada.id(), document("custom", document("chapter", "South", "pledge", new BigDecimal("10.0"),
+                "interests", List.of("post", "events"))));
+        modifiedDonor(ada.id(), document("custom", Collections.singletonMap("signed", null)));
+
+        assertEquals(List.of("Ada"), namesFound("custom.chapter", "South"));
+        assertEquals(List.of(), namesFound("custom.chapter", "North"));
+        assertEquals(List.of("Ada"), namesFound("custom.pledge", "10"), "the same number in another scale");
+        assertEquals(List.of("Ada"), namesFound("custom.interests", "post"));
+        assertEquals(List.of("Ada"), namesFound("custom.interests", "events"));
+        assertEquals(List.of(), namesFound("custom.interests", "news"));
+        assertEquals(List.of(), namesFound("custom.signed", "2024-02-29"), "a cleared value");
     }
 
     @Test

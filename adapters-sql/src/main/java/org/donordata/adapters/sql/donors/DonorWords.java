@@ -86,10 +86,13 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
     private static final Set<DonorField> WORD_AND_KEY_FIELDS = Stream.concat(SearchWords.FIELDS.stream(),
             DuplicateKeys.FIELDS.stream()).collect(Collectors.toUnmodifiableSet());
 
+    /** The consent and the flags it heeds: the fields of a donor's consent entries. */
+    private static final Set<DonorField> CONSENT_FIELDS = Set.of(DonorField.CONSENT, DonorField.EMAIL_OPT_OUT,
+            DonorField.DO_NOT_CONTACT);
+
     /** The fields a donor's entries are made of: those, the custom values, and the consent with the flags it heeds. */
-    private static final Set<DonorField> FIELDS = Stream.concat(WORD_AND_KEY_FIELDS.stream(), Stream.of(
-            DonorField.CUSTOM, DonorField.CONSENT, DonorField.EMAIL_OPT_OUT, DonorField.DO_NOT_CONTACT))
-            .collect(Collectors.toUnmodifiableSet());
+    private static final Set<DonorField> FIELDS = Stream.of(WORD_AND_KEY_FIELDS, CONSENT_FIELDS,
+            Set.of(DonorField.CUSTOM)).flatMap(Set::stream).collect(Collectors.toUnmodifiableSet());
 
     /** A donor's entries: its search words, its duplicate keys, then its custom values' and its consent's. */
     static Set<String> entries(DonorDetails details) {
@@ -104,8 +107,7 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
      * (ConsentState.entries).
      */
     private static Set<String> valueEntries(DonorDetails details) {
-        Set<String> consent = details.consent().entries(details.flag(DonorField.EMAIL_OPT_OUT),
-                details.flag(DonorField.DO_NOT_CONTACT));
+        Set<String> consent = consentEntries(details);
         if (consent.isEmpty()) {
             return CustomValueIndex.of(details.custom());
         }
@@ -114,20 +116,31 @@ public record DonorWords(DatabaseKind kind, List<Statement> inserts, List<Statem
         return entries;
     }
 
+    private static Set<String> consentEntries(DonorDetails details) {
+        return details.consent().entries(details.flag(DonorField.EMAIL_OPT_OUT),
+                details.flag(DonorField.DO_NOT_CONTACT));
+    }
+
     /**
      * Stores a changed donor's entries: only those that came or went, nothing when none of their fields changed, and
-     * only the custom values' and consent's when only their fields changed (the words' folding and the keys' digests
-     * are the dearer part).
+     * when only custom values or consent changed only theirs, of the changed values alone (the words' folding and the
+     * keys' digests are the dearer part, and a digest is made of each text value).
      */
     void replace(Pipeline write, ApplicationId owner, long donorId, DonorDetails before, DonorDetails after) {
         if (!before.differsIn(FIELDS, after)) {
             return;
         }
-        if (!before.differsIn(WORD_AND_KEY_FIELDS, after)) {
-            replace(write, owner, donorId, valueEntries(before), valueEntries(after));
+        if (before.differsIn(WORD_AND_KEY_FIELDS, after)) {
+            replace(write, owner, donorId, entries(before), entries(after));
             return;
         }
-        replace(write, owner, donorId, entries(before), entries(after));
+        Set<String> was = CustomValueIndex.ofChanged(before.custom(), after.custom());
+        Set<String> is = CustomValueIndex.ofChanged(after.custom(), before.custom());
+        if (before.differsIn(CONSENT_FIELDS, after)) {
+            was.addAll(consentEntries(before));
+            is.addAll(consentEntries(after));
+        }
+        replace(write, owner, donorId, was, is);
     }
 
     private void replace(Pipeline write, ApplicationId owner, long donorId, Set<String> before, Set<String> after) {
