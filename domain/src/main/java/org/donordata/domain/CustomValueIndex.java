@@ -1,6 +1,7 @@
 package org.donordata.domain;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -106,7 +107,9 @@ public final class CustomValueIndex {
             return "B";
         }
         BigDecimal stripped = value.stripTrailingZeros();
-        String digits = stripped.unscaledValue().abs().toString();
+        BigInteger unscaled = stripped.unscaledValue().abs();
+        // BigInteger's own toString divides even a small value as a big one.
+        String digits = unscaled.bitLength() < Long.SIZE ? Long.toString(unscaled.longValue()) : unscaled.toString();
         int exponent = stripped.precision() - stripped.scale() - 1 + EXPONENT_BIAS;
         if (exponent < 0 || exponent > 999) {
             throw new IllegalArgumentException("a custom number is within 1e-300 to 1e300: " + value);
