@@ -62,6 +62,7 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.migration.JavaMigration;
 import org.jooq.DSLContext;
+import org.jooq.TransactionListener;
 import org.jooq.exception.DataAccessException;
 
 /**
@@ -115,6 +116,7 @@ public final class SqlDatabase implements AutoCloseable {
         this.dsl = kind.using(dataSource);
         this.failures = new StorageFailures(kind);
         failures.installOn(dsl.configuration());
+        dsl.configuration().setAppending(TransactionListener.onRollbackEnd(rolledBack -> queries.fields().forgetAll()));
         this.kind = kind;
         this.jdbcUrl = settings.jdbcUrl();
         // Keys' last uses are written off the requests that used them; those under way finish before the pool closes.

@@ -40,8 +40,9 @@ import jakarta.json.JsonString;
  * Choices are kept as a JSON array in the field's order.
  *
  * <p>A write reads only each field's id and {@code updated_at} and takes the fields themselves from the last full read
- * when those are the same: an id is never used again (AUTOINCREMENT, an identity) and every change of a field moves its
- * {@code updated_at} on (CustomFieldService), so equal stamps are equal fields. Reading and decoding ten columns of
+ * when those are the same: an id is never used again (SQLite's AUTOINCREMENT, PostgreSQL's identity, MariaDB's
+ * AUTO_INCREMENT) and every change of a field that commits moves its {@code updated_at} on (CustomFieldService), so
+ * equal stamps are equal fields; a read that may have seen a change rolled back is forgotten ({@link #forgetAll}). Reading and decoding ten columns of
  * each field at every write of custom values cost the one writer of SQLite nearly as much as the values' own entries
  * (docs/performance.md, "The fields a write checks its values against").
  */
@@ -109,6 +110,14 @@ public final class FieldRows {
             lastRead.put(owner.value(), read);
             return read.fields();
         });
+    }
+
+    /**
+     * Forgets every read: called when a transaction rolls back (SqlDatabase), since a write may have read fields that
+     * another write of its group had changed, and that change is now undone while its {@code updated_at} may come again.
+     */
+    public void forgetAll() {
+        lastRead.clear();
     }
 
     private CustomField read(ResultSet row) throws SQLException {
