@@ -10,8 +10,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -134,7 +134,9 @@ public abstract class CustomFieldRepositoryContract {
 
         assertEquals(Optional.empty(), fields.find(otherOwner, mine.id()));
         assertFalse(removed(otherOwner, mine.id(), WEBSITE, LATER));
-        assertFalse(fields.update(otherOwner, mine, mine.updatedAt(), List.of(), WEBSITE));
+        CustomField relabelled = new CustomField(mine.id(), mine.key(), "Relabelled", mine.type(), mine.choices(),
+                false, null, false, mine.createdAt(), LATER);
+        assertFalse(fields.update(otherOwner, relabelled, mine.updatedAt(), List.of(), WEBSITE));
         created(otherOwner, field("chapter", CustomFieldType.TEXT));
         assertEquals(Optional.of(mine), fields.find(owner, mine.id()));
     }

@@ -118,6 +118,11 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
     @Override
     public boolean update(ApplicationId owner, CustomField changed, Instant previousUpdatedAt,
             List<String> choicesTakenOut, Actor actor) {
+        // FieldRows takes a field whose id and updated_at it has read before for the one it read then.
+        if (!changed.updatedAt().isAfter(previousUpdatedAt)) {
+            throw new IllegalArgumentException("a field's change moves its updated_at on: " + changed.updatedAt()
+                    + " is not after " + previousUpdatedAt);
+        }
         return writes.write(tx -> {
             int updated = tx.update(CUSTOM_FIELDS)
                     .set(CUSTOM_FIELDS.LABEL, changed.label())
