@@ -99,9 +99,12 @@ public final class WebhookDelivery {
         DeliveryState state = endpoint.state();
         List<ChangeEvent> events = donors.changeEventsAfter(endpoint.owner(), state.deliveredThrough(), limit + 1);
         // The owner may have changed the endpoint (disabled it, say) since it was read, and the feed read after that
-        // holds the changes made since: none of them is told of by this run, which stops storing nothing.
-        if (!events.isEmpty() && !endpoints.find(endpoint.owner(), endpoint.id()).map(WebhookEndpoint::revision)
-                .equals(Optional.of(endpoint.revision()))) {
+        // holds the changes made since: none of them is told of by this run, which stops storing nothing. So it does
+        // when a run that ended after the endpoint was read moved its position on: the changes up to there were told.
+        if (!events.isEmpty() && !endpoints.find(endpoint.owner(), endpoint.id())
+                .map(stored -> stored.revision() == endpoint.revision()
+                        && stored.state().deliveredThrough().equals(endpoint.state().deliveredThrough()))
+                .orElse(false)) {
             return stopped(endpoint, 0, events.getFirst());
         }
         int sendable = Math.min(events.size(), limit);
