@@ -100,11 +100,10 @@ public final class WebhookDelivery {
         List<ChangeEvent> events = donors.changeEventsAfter(endpoint.owner(), state.deliveredThrough(), limit + 1);
         // The owner may have changed the endpoint (disabled it, say) since it was read, and the feed read after that
         // holds the changes made since: none of them is told of by this run, which stops storing nothing. So it does
-        // when a run that ended after the endpoint was read moved its position on: the changes up to there were told.
+        // when a run that ended after the endpoint was read moved it on: the changes up to there were told, or the
+        // failed message waits for its retry.
         if (!events.isEmpty() && !endpoints.find(endpoint.owner(), endpoint.id())
-                .map(stored -> stored.revision() == endpoint.revision()
-                        && stored.state().deliveredThrough().equals(endpoint.state().deliveredThrough()))
-                .orElse(false)) {
+                .map(stored -> stillAsRead(stored, endpoint, started)).orElse(false)) {
             return stopped(endpoint, 0, events.getFirst());
         }
         int sendable = Math.min(events.size(), limit);
@@ -157,6 +156,18 @@ public final class WebhookDelivery {
         boolean more = stored && events.size() > limit;
         return new Run(endpoint.withState(state), succeeded, Optional.empty(), Optional.empty(), more,
                 events.size() > limit ? Optional.of(events.get(limit).at()) : Optional.empty(), true);
+    }
+
+    /**
+     * Whether the endpoint as stored is the one a run was given: the owner has not changed it, and no run since has
+     * moved its position, failed (so that its message waits for a retry) or had it disabled. Compared field by field:
+     * the times a run keeps are finer than those stored.
+     */
+    private static boolean stillAsRead(WebhookEndpoint stored, WebhookEndpoint read, Instant now) {
+        return stored.revision() == read.revision()
+                && stored.state().deliveredThrough().equals(read.state().deliveredThrough())
+                && stored.state().consecutiveFailures() == read.state().consecutiveFailures()
+                && stored.state().due(now);
     }
 
     /**

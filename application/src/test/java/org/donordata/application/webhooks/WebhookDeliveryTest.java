@@ -245,6 +245,22 @@ class WebhookDeliveryTest {
         assertEquals(2, sent.size());
     }
 
+    /** Likewise a run that failed after the endpoint was read: its message waits for the retry, not sent at once. */
+    @Test
+    void aRunOfAnEndpointReadBeforeAnotherRunFailedLeavesTheMessageToItsRetry() {
+        WebhookEndpoint read = endpoint(Set.of());
+        create(WEBSITE, 1);
+        status = 503;
+        assertEquals(Optional.of("HTTP 503"), delivery.run(read, "node-a").failure());
+        status = 200;
+
+        WebhookDelivery.Run stale = delivery.run(read, "node-a");
+
+        assertEquals(1, sent.size(), "not sent again before its retry");
+        assertEquals(0, stale.succeeded());
+        assertEquals(1, stored(read.id()).state().consecutiveFailures(), "the failure stays stored");
+    }
+
     /**
      * The issue's case (issue 33): the website's key creates a donor and withdraws its consent, then the CRM's key,
      * which the CRM's endpoint ignores, writes a note. The donor's latest change is the CRM's, but not every change
