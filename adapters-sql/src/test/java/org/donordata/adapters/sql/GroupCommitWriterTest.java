@@ -231,22 +231,28 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         Future<Object> holder = callers.submit(() -> database.donors().write(owner, CREATED, tx -> {
             holding.countDown();
             try {
-                return release.await(10, TimeUnit.SECONDS);
+                return release.await(60, TimeUnit.SECONDS);
             } catch (InterruptedException interrupted) {
                 throw new IllegalStateException(interrupted);
             }
         }));
-        assertTrue(holding.await(10, TimeUnit.SECONDS));
-        Future<Boolean> east = callers.submit(() -> fields.update(owner, withChoices(chapter, next, "East"),
-                chapter.updatedAt(), List.of(), RepositoryWrites.TESTER));
-        awaitQueuedInDatabase(1);
-        Future<List<CustomField>> readAfterEast = callers.submit(() -> heldFields());
-        awaitQueuedInDatabase(2);
-        Future<Object> crash = callers.submit(() -> database.donors().write(owner, CREATED, tx -> {
-            throw new IllegalStateException("disk on fire");
-        }));
-        awaitQueuedInDatabase(3);
-        release.countDown();
+        Future<Boolean> east;
+        Future<List<CustomField>> readAfterEast;
+        Future<Object> crash;
+        try {
+            assertTrue(holding.await(10, TimeUnit.SECONDS));
+            east = callers.submit(() -> fields.update(owner, withChoices(chapter, next, "East"),
+                    chapter.updatedAt(), List.of(), RepositoryWrites.TESTER));
+            awaitQueuedInDatabase(1);
+            readAfterEast = callers.submit(() -> heldFields());
+            awaitQueuedInDatabase(2);
+            crash = callers.submit(() -> database.donors().write(owner, CREATED, tx -> {
+                throw new IllegalStateException("disk on fire");
+            }));
+            awaitQueuedInDatabase(3);
+        } finally {
+            release.countDown();
+        }
         holder.get();
 
         assertThrows(ExecutionException.class, east::get);
