@@ -4,6 +4,7 @@ import static org.donordata.adapters.sql.kit.StoredInstantBinding.micros;
 import static org.donordata.adapters.sql.schema.Tables.CUSTOM_FIELDS;
 
 import java.io.StringReader;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -39,12 +40,12 @@ import jakarta.json.JsonString;
  * against their change until the write ends (statements rendered once: every create reads them), and remove one.
  * Choices are kept as a JSON array in the field's order.
  *
- * <p>A write reads only each field's id and {@code updated_at} and takes the fields themselves from the last full read
- * when those are the same: an id is never used again (SQLite's AUTOINCREMENT, PostgreSQL's identity, MariaDB's
- * AUTO_INCREMENT) and every change of a field that commits moves its {@code updated_at} on (CustomFieldService), so
- * equal stamps are equal fields; a read that may have seen a change rolled back is forgotten ({@link #forgetAll}). Reading and decoding ten columns of
- * each field at every write of custom values cost the one writer of SQLite nearly as much as the values' own entries
- * (docs/performance.md, "The fields a write checks its values against").
+ * <p>A write reads only each field's id and {@code updated_at} and takes the fields themselves from the node's last
+ * full read when those are the same: an id is never used again (V18 keys the table so on every database) and every
+ * change of a field that commits moves its {@code updated_at} on (CustomFieldService, SqlCustomFieldRepository.update),
+ * so equal stamps are equal fields; a read that may have seen a change rolled back is forgotten ({@link #forgetAll}).
+ * Reading and decoding ten columns of each field at every write of custom values cost the one writer nearly as much as
+ * the values' own entries (docs/performance.md, "The fields a write checks its values against").
  */
 public final class FieldRows {
 
@@ -59,14 +60,15 @@ public final class FieldRows {
     private final DatabaseKind kind;
     private final Statement stamps;
     private final Statement held;
-    /** Each owner's fields as last read in full, by owner: at most one entry per application. */
-    private final Map<Long, Read> lastRead = new ConcurrentHashMap<>();
+    /** Each owner's fields as last read in full, in id order: at most one entry per application. */
+    private final Map<Long, List<CustomField>> lastRead = new ConcurrentHashMap<>();
 
-    /** The owner's fields, and each one's id and updated_at in the same id order. */
-    private record Read(List<Stamp> stamps, List<CustomField> fields) {
-    }
-
+    /** What a write compares with the last full read: a field's id and updated_at. */
     private record Stamp(long id, Instant updatedAt) {
+
+        static List<Stamp> of(List<CustomField> fields) {
+            return fields.stream().map(field -> new Stamp(field.id(), field.updatedAt())).toList();
+        }
     }
 
     private FieldRows(DatabaseKind kind, Statement stamps, Statement held) {
@@ -89,15 +91,9 @@ public final class FieldRows {
     public List<CustomField> held(DSLContext tx, ApplicationId owner) {
         return tx.connectionResult(connection -> {
             Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value());
-            List<Stamp> current = new ArrayList<>();
-            try (ResultSet rows = stamps.prepared(connection, bindings).executeQuery()) {
-                while (rows.next()) {
-                    current.add(new Stamp(rows.getLong(1), kind.instant(rows, 2)));
-                }
-            }
-            Read last = lastRead.get(owner.value());
-            if (last != null && last.stamps().equals(current)) {
-                return last.fields();
+            List<CustomField> last = lastRead.get(owner.value());
+            if (last != null && Stamp.of(last).equals(stamps(connection, bindings))) {
+                return last;
             }
             List<CustomField> fields = new ArrayList<>();
             try (ResultSet rows = held.prepared(connection, bindings).executeQuery()) {
@@ -105,11 +101,20 @@ public final class FieldRows {
                     fields.add(read(rows));
                 }
             }
-            Read read = new Read(fields.stream().map(field -> new Stamp(field.id(), field.updatedAt())).toList(),
-                    List.copyOf(fields));
+            List<CustomField> read = List.copyOf(fields);
             lastRead.put(owner.value(), read);
-            return read.fields();
+            return read;
         });
+    }
+
+    private List<Stamp> stamps(Connection connection, Bindings bindings) throws SQLException {
+        List<Stamp> current = new ArrayList<>();
+        try (ResultSet rows = stamps.prepared(connection, bindings).executeQuery()) {
+            while (rows.next()) {
+                current.add(new Stamp(rows.getLong(1), kind.instant(rows, 2)));
+            }
+        }
+        return current;
     }
 
     /**
