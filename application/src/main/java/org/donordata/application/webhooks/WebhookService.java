@@ -160,8 +160,8 @@ public final class WebhookService {
     private WebhookEndpoint changed(ApplicationId owner, long id,
             java.util.function.UnaryOperator<WebhookEndpoint> change) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            WebhookEndpoint changed = change.apply(get(owner, id));
-            if (endpoints.update(changed)) {
+            WebhookEndpoint read = get(owner, id);
+            if (endpoints.update(change.apply(read), read.state())) {
                 return get(owner, id);
             }
         }

@@ -56,10 +56,11 @@ public final class InMemoryWebhookRepository implements WebhookRepository {
     }
 
     @Override
-    public synchronized boolean update(WebhookEndpoint changed) {
+    public synchronized boolean update(WebhookEndpoint changed, DeliveryState asRead) {
         int at = indexOf(changed.id());
         if (at < 0 || !endpoints.get(at).endpoint().owner().equals(changed.owner())
-                || endpoints.get(at).endpoint().revision() != changed.revision()) {
+                || endpoints.get(at).endpoint().revision() != changed.revision()
+                || !endpoints.get(at).endpoint().state().equals(asRead)) {
             return false;
         }
         Stored stored = endpoints.get(at);

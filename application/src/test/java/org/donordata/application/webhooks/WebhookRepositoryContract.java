@@ -148,14 +148,39 @@ public abstract class WebhookRepositoryContract {
         WebhookEndpoint disabled = new WebhookEndpoint(stored.id(), owner, stored.url(), "paused", Set.of(),
                 stored.createdAt(), WebhookSecret.make(), Optional.of(stored.secret()), Optional.of(LATER),
                 stored.state().disabled("disabled by its owner"), stored.revision());
-        assertTrue(webhooks.update(disabled));
-        assertFalse(webhooks.update(disabled), "a change made on a revision since changed is refused");
+        assertTrue(webhooks.update(disabled, stored.state()));
+        assertFalse(webhooks.update(disabled, stored.state()), "a change made on a revision since changed is refused");
         assertFalse(webhooks.saveState(endpoint.id(), endpoint.revision(), "node-a", failing),
                 "a delivery that read the endpoint before the owner's change stores nothing");
         WebhookEndpoint now = webhooks.find(owner, endpoint.id()).orElseThrow();
         assertEquals(endpoint.revision() + 1, now.revision());
         assertEquals(Optional.of(stored.secret()), now.previousSecret());
         assertEquals(List.of(), webhooks.enabled(), "a disabled endpoint is not delivered to");
+    }
+
+    /**
+     * A delivery stores its progress without moving the revision (the owner's changes do): the owner's change of an
+     * endpoint read before it, stored, would wind delivery back, and the messages since would be sent again.
+     */
+    @Test
+    void anOwnersChangeOfAnEndpointReadBeforeADeliveryStoredItsProgressIsRefused() {
+        WebhookEndpoint read = create();
+        webhooks.lease(read.id(), "node-a", LATER.plusSeconds(10), LATER);
+        DeliveryState moved = read.state().delivered(new ChangePosition(5, 5), LATER)
+                .failed("HTTP 500", false, LATER.plusSeconds(1), POLICY);
+        assertTrue(webhooks.saveState(read.id(), read.revision(), "node-a", moved));
+
+        assertFalse(webhooks.update(read.with(read.url(), "renamed", read.ignoreKeys(), read.state()), read.state()),
+                "made on the endpoint as it stood before the delivery stored its progress");
+        WebhookEndpoint stored = webhooks.find(owner, read.id()).orElseThrow();
+        assertEquals(moved, stored.state(), "the delivery's progress is kept");
+        assertEquals(read.description(), stored.description());
+
+        assertTrue(webhooks.update(stored.with(stored.url(), "renamed", stored.ignoreKeys(), stored.state()),
+                stored.state()), "made again on the endpoint read again");
+        WebhookEndpoint renamed = webhooks.find(owner, read.id()).orElseThrow();
+        assertEquals("renamed", renamed.description());
+        assertEquals(moved, renamed.state());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.donordata.adapters.sql.schema.Tables.WEBHOOK_ENDPOINTS;
 
 import java.net.URI;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.donordata.domain.ChangePosition;
 import org.donordata.domain.webhooks.DeliveryState;
 import org.donordata.domain.webhooks.WebhookSecret;
 import org.donordata.domain.webhooks.WebhookUrl;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -97,7 +99,11 @@ public final class SqlWebhookRepository implements WebhookRepository {
     }
 
     @Override
-    public boolean update(WebhookEndpoint changed) {
+    public boolean update(WebhookEndpoint changed, DeliveryState asRead) {
+        List<Condition> stillAsRead = new ArrayList<>(List.of(WEBHOOK_ENDPOINTS.ID.eq(changed.id()),
+                WEBHOOK_ENDPOINTS.APPLICATION_ID.eq(changed.owner().value()),
+                WEBHOOK_ENDPOINTS.REVISION.eq(changed.revision())));
+        state(asRead).forEach((column, value) -> stillAsRead.add(stillHolds(column, value)));
         return writes.write(tx -> tx.update(WEBHOOK_ENDPOINTS)
                 .set(WEBHOOK_ENDPOINTS.URL, changed.url().uri().toString())
                 .set(WEBHOOK_ENDPOINTS.DESCRIPTION, changed.description())
@@ -108,10 +114,14 @@ public final class SqlWebhookRepository implements WebhookRepository {
                 .set(WEBHOOK_ENDPOINTS.IGNORE_KEYS, keys(changed.ignoreKeys()))
                 .set(state(changed.state()))
                 .set(WEBHOOK_ENDPOINTS.REVISION, changed.revision() + 1)
-                .where(WEBHOOK_ENDPOINTS.ID.eq(changed.id()),
-                        WEBHOOK_ENDPOINTS.APPLICATION_ID.eq(changed.owner().value()),
-                        WEBHOOK_ENDPOINTS.REVISION.eq(changed.revision()))
+                .where(stillAsRead)
                 .execute() == 1);
+    }
+
+    /** The column still holds the value as read (null being a value too). */
+    @SuppressWarnings("unchecked")
+    private static Condition stillHolds(Field<?> column, Object value) {
+        return ((Field<Object>) column).isNotDistinctFrom(value);
     }
 
     @Override
