@@ -102,9 +102,14 @@ public final class WebhookDelivery {
         // holds the changes made since: none of them is told of by this run, which stops storing nothing. So it does
         // when a run that ended after the endpoint was read moved it on: the changes up to there were told, or the
         // failed message waits for its retry.
-        if (!events.isEmpty() && !endpoints.find(endpoint.owner(), endpoint.id())
-                .map(stored -> stillAsRead(stored, endpoint, started)).orElse(false)) {
-            return stopped(endpoint, 0, events.getFirst());
+        if (!events.isEmpty()) {
+            Optional<WebhookEndpoint> stored = endpoints.find(endpoint.owner(), endpoint.id());
+            if (!stored.map(current -> stillAsRead(current, endpoint, started)).orElse(false)) {
+                // The oldest change still undelivered is the first past where the endpoint now stands, not the
+                // first this run read: another run may have told it.
+                return stopped(endpoint, 0, stored.flatMap(current -> events.stream().filter(
+                        event -> event.position().compareTo(current.state().deliveredThrough()) > 0).findFirst()));
+            }
         }
         int sendable = Math.min(events.size(), limit);
         Instant savedAt = started;
@@ -116,7 +121,7 @@ public final class WebhookDelivery {
             // that call run renew it (renew), so it never lapses under a slow answer.
             if (Duration.between(now, leasedUntil).compareTo(lease.dividedBy(2)) < 0) {
                 if (!leaseFrom(endpoint.id(), node, now)) {
-                    return stopped(endpoint, succeeded, event);
+                    return stopped(endpoint, succeeded, Optional.of(event));
                 }
                 leasedUntil = now.plus(lease);
             }
@@ -137,7 +142,7 @@ public final class WebhookDelivery {
             state = state.delivered(event.position(), answered);
             if (Duration.between(savedAt, answered).compareTo(SAVE_EVERY) >= 0) {
                 if (!endpoints.saveState(endpoint.id(), endpoint.revision(), node, state)) {
-                    return stopped(endpoint, succeeded, event);
+                    return stopped(endpoint, succeeded, Optional.of(event));
                 }
                 savedAt = answered;
             }
@@ -189,9 +194,9 @@ public final class WebhookDelivery {
      * The run lost its lease, or the owner changed the endpoint: it stops, storing nothing; the next run reads the
      * endpoint again.
      */
-    private static Run stopped(WebhookEndpoint endpoint, int succeeded, ChangeEvent undelivered) {
+    private static Run stopped(WebhookEndpoint endpoint, int succeeded, Optional<ChangeEvent> oldestUndelivered) {
         return new Run(endpoint, succeeded, Optional.empty(), Optional.empty(), false,
-                Optional.of(undelivered.at()), true);
+                oldestUndelivered.map(ChangeEvent::at), true);
     }
 
     private WebhookSender.Result send(WebhookEndpoint endpoint, ChangeEvent event, Instant now) {

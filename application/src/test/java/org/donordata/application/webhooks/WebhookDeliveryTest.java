@@ -240,6 +240,7 @@ class WebhookDeliveryTest {
 
         assertEquals(1, sent.size(), "the change is told of once");
         assertEquals(0, stale.succeeded());
+        assertEquals(Optional.empty(), stale.oldestUndelivered(), "the change it read was told: none waits");
         create(WEBSITE, 1);
         assertEquals(1, delivery.run(stored(read.id()), "node-a").succeeded(), "read again, it goes on from there");
         assertEquals(2, sent.size());
@@ -258,6 +259,7 @@ class WebhookDeliveryTest {
 
         assertEquals(1, sent.size(), "not sent again before its retry");
         assertEquals(0, stale.succeeded());
+        assertTrue(stale.oldestUndelivered().isPresent(), "the failed message still waits");
         assertEquals(1, stored(read.id()).state().consecutiveFailures(), "the failure stays stored");
     }
 
