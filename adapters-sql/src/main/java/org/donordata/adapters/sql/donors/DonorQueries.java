@@ -373,6 +373,17 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             return windowed(kind, selected, new SearchShape(shape.criteria(), 0, false, CUSTOM_WALK, false,
                     shape.customs()), customHeld(0, shape.customs()));
         }
+        if (shape.drive() == CustomDrive.EXACT && shape.customs() == 1 && shape.criteria().isEmpty()) {
+            // Nothing else to check: the page's donors are read off the lookup index alone, its offset skipped there,
+            // and only they are joined (skipped on the join, each donor before the page had its row read).
+            Table<?> drawn = DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
+                    .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.eq(CUSTOM_FROM.getFirst()),
+                            DONOR_WORDS.DONOR_ID.gt(AFTER))
+                    .orderBy(DONOR_WORDS.DONOR_ID).limit(kind.boundLimit(COUNT)).offset(OFFSET).asTable("drawn");
+            Field<Long> drawnId = drawn.field(DONOR_WORDS.DONOR_ID);
+            return DSL.select(selected).from(drawn.crossJoin(DONORS))
+                    .where(DONORS.ID.eq(drawnId), DONORS.APPLICATION_ID.eq(APPLICATION)).orderBy(drawnId);
+        }
         if (shape.drive() == CustomDrive.EXACT) {
             // Past a donor (AFTER, 0 unless a list filtered by consent goes on past one): the entries from there on.
             List<Condition> conditions = new ArrayList<>(List.of(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION),
