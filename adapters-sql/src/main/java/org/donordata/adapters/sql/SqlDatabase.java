@@ -134,7 +134,8 @@ public final class SqlDatabase implements AutoCloseable {
         this.writes = failures.guard(writes);
         this.donors = new SqlDonorRepository(queries, failures.guard(reads), this.writes);
         this.webhooks = new SqlWebhookRepository(dsl, kind, this.writes, donors);
-        this.customFields = new SqlCustomFieldRepository(dsl, kind, this.writes, queries.trail());
+        this.customFields = new SqlCustomFieldRepository(dsl, kind, this.writes, queries.trail(), failures.guard(reads),
+                queries.fields());
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */

@@ -36,6 +36,13 @@ public interface CustomFieldRepository {
     /** Up to {@code count} of the owner's fields in id order, skipping the first {@code offset}. */
     List<CustomField> page(ApplicationId owner, long offset, int count);
 
+    /**
+     * Every field of the owner's in id order, as committed now (at most {@link CustomField#MAX_PER_APPLICATION}): what
+     * a filtered page and an import check against, read at every such request. A store may keep a read for the next
+     * one, as long as every committed change reaches the next call.
+     */
+    List<CustomField> all(ApplicationId owner);
+
     Optional<CustomField> find(ApplicationId owner, long id);
 
     /**

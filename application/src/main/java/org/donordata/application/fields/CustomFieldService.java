@@ -61,7 +61,7 @@ public final class CustomFieldService {
 
     /** Every field of the owner's, in id order: at most {@link CustomField#MAX_PER_APPLICATION}. */
     public List<CustomField> all(ApplicationId owner) {
-        return fields.page(owner, 0, CustomField.MAX_PER_APPLICATION);
+        return fields.all(owner);
     }
 
     /** @throws CustomFieldNotFoundException when the owner has no such field */

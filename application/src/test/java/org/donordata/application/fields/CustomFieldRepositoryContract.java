@@ -384,6 +384,35 @@ public abstract class CustomFieldRepositoryContract {
                 modifiedDonor(ada.id(), document("custom", document("chapter", new BigDecimal("7")))).details().custom().byKey());
     }
 
+    // Likewise every read of all the fields (what a filtered page and an import check against), with the same last
+    // read shared with the writes where a store keeps one: each committed change reaches the next read, and a write's
+    // read of the fields does not stand in for another owner's.
+    @Test
+    void everyReadOfAllTheFieldsIsTheFieldsAsCommittedThen() {
+        CustomField chapter = created(owner, field("chapter", CustomFieldType.CHOICE, "North", "South"));
+        CustomField others = created(otherOwner, field("region", CustomFieldType.TEXT));
+        assertEquals(List.of(chapter), fields.all(owner));
+        createdDonor(owner, document("first_name", "Ada", "last_name", "L", "custom", document("chapter", "North")));
+        assertEquals(List.of(chapter), fields.all(owner));
+        assertEquals(List.of(others), fields.all(otherOwner));
+
+        CustomField withEast = new CustomField(chapter.id(), "chapter", chapter.label(), CustomFieldType.CHOICE,
+                List.of("East", "North", "South"), false, null, false, chapter.createdAt(), LATER);
+        assertTrue(fields.update(owner, withEast, chapter.updatedAt(), List.of(), WEBSITE));
+        assertEquals(List.of(withEast), fields.all(owner));
+
+        CustomField archived = new CustomField(chapter.id(), "chapter", chapter.label(), CustomFieldType.CHOICE,
+                withEast.choices(), false, null, true, chapter.createdAt(), LATER.plusNanos(1_000));
+        assertTrue(fields.update(owner, archived, withEast.updatedAt(), List.of(), WEBSITE));
+        assertEquals(List.of(archived), fields.all(owner));
+
+        assertTrue(removed(owner, chapter.id(), WEBSITE, LATER.plusNanos(2_000)));
+        assertEquals(List.of(), fields.all(owner));
+        CustomField again = created(owner, field("chapter", CustomFieldType.INTEGER));
+        assertEquals(List.of(again), fields.all(owner));
+        assertEquals(List.of(others), fields.all(otherOwner));
+    }
+
     @Test
     void aChoiceADonorHoldsCannotBeTakenOutAndOneNoneHoldsCan() {
         CustomField interests = created(owner, field("interests", CustomFieldType.CHOICES, "events", "news", "post"));

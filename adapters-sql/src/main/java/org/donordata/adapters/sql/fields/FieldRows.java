@@ -4,7 +4,7 @@ import static org.donordata.adapters.sql.kit.StoredInstantBinding.micros;
 import static org.donordata.adapters.sql.schema.Tables.CUSTOM_FIELDS;
 
 import java.io.StringReader;
-import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Reads;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.Actor;
@@ -27,6 +28,7 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Record;
+import org.jooq.SelectForUpdateStep;
 import org.jooq.impl.DSL;
 
 import jakarta.json.Json;
@@ -58,8 +60,10 @@ public final class FieldRows {
             CUSTOM_FIELDS.DESCRIPTION, CUSTOM_FIELDS.ARCHIVED, CUSTOM_FIELDS.CREATED_AT, CUSTOM_FIELDS.UPDATED_AT);
 
     private final DatabaseKind kind;
-    private final Statement stamps;
+    private final Statement heldStamps;
     private final Statement held;
+    private final Statement committedStamps;
+    private final Statement committed;
     /** Each owner's fields as last read in full, in id order: at most one entry per application. */
     private final Map<Long, List<CustomField>> lastRead = new ConcurrentHashMap<>();
 
@@ -71,20 +75,26 @@ public final class FieldRows {
         }
     }
 
-    private FieldRows(DatabaseKind kind, Statement stamps, Statement held) {
+    private FieldRows(DatabaseKind kind, Statement heldStamps, Statement held, Statement committedStamps,
+            Statement committed) {
         this.kind = kind;
-        this.stamps = stamps;
+        this.heldStamps = heldStamps;
         this.held = held;
+        this.committedStamps = committedStamps;
+        this.committed = committed;
     }
 
     public static FieldRows of(DatabaseKind kind) {
-        return new FieldRows(kind, ownerFields(kind, List.of(CUSTOM_FIELDS.ID, CUSTOM_FIELDS.UPDATED_AT)),
-                ownerFields(kind, COLUMNS));
+        List<Field<?>> stamps = List.of(CUSTOM_FIELDS.ID, CUSTOM_FIELDS.UPDATED_AT);
+        return new FieldRows(kind, Statement.render(kind.renderer(), kind.lockedForShare(ownerFields(stamps))),
+                Statement.render(kind.renderer(), kind.lockedForShare(ownerFields(COLUMNS))),
+                Statement.render(kind.renderer(), ownerFields(stamps)),
+                Statement.render(kind.renderer(), ownerFields(COLUMNS)));
     }
 
-    private static Statement ownerFields(DatabaseKind kind, List<Field<?>> columns) {
-        return Statement.render(kind.renderer(), kind.lockedForShare(DSL.select(columns).from(CUSTOM_FIELDS)
-                .where(CUSTOM_FIELDS.APPLICATION_ID.eq(APPLICATION)).orderBy(CUSTOM_FIELDS.ID)));
+    private static SelectForUpdateStep<Record> ownerFields(List<Field<?>> columns) {
+        return DSL.select(columns).from(CUSTOM_FIELDS).where(CUSTOM_FIELDS.APPLICATION_ID.eq(APPLICATION))
+                .orderBy(CUSTOM_FIELDS.ID);
     }
 
     /** The owner's fields in id order, held against a change until the transaction ends (DonorTransaction). */
@@ -92,24 +102,51 @@ public final class FieldRows {
         return tx.connectionResult(connection -> {
             Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value());
             List<CustomField> last = lastRead.get(owner.value());
-            if (last != null && Stamp.of(last).equals(stamps(connection, bindings))) {
+            if (last != null && Stamp.of(last).equals(stamps(heldStamps.prepared(connection, bindings)))) {
                 return last;
             }
-            List<CustomField> fields = new ArrayList<>();
-            try (ResultSet rows = held.prepared(connection, bindings).executeQuery()) {
-                while (rows.next()) {
-                    fields.add(read(rows));
-                }
-            }
-            List<CustomField> read = List.copyOf(fields);
-            lastRead.put(owner.value(), read);
-            return read;
+            return remembered(owner, fields(held.prepared(connection, bindings)));
         });
     }
 
-    private List<Stamp> stamps(Connection connection, Bindings bindings) throws SQLException {
+    /**
+     * The owner's fields in id order as committed, for a read (no lock taken): what a page's custom filters and an
+     * import's columns are checked against. Taken from the same last full read as {@link #held}'s when the stamps are
+     * equal, so a filtered page reads two columns of each field, not ten and their choices' JSON.
+     */
+    public List<CustomField> committed(Reads reads, ApplicationId owner) {
+        Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value());
+        List<CustomField> last = lastRead.get(owner.value());
+        if (last != null && Stamp.of(last).equals(reads.query(committedStamps.sql(), statement -> {
+            committedStamps.bind(statement, bindings);
+            return stamps(statement);
+        }))) {
+            return last;
+        }
+        return remembered(owner, reads.query(committed.sql(), statement -> {
+            committed.bind(statement, bindings);
+            return fields(statement);
+        }));
+    }
+
+    private List<CustomField> remembered(ApplicationId owner, List<CustomField> read) {
+        lastRead.put(owner.value(), read);
+        return read;
+    }
+
+    private List<CustomField> fields(PreparedStatement statement) throws SQLException {
+        List<CustomField> fields = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                fields.add(read(rows));
+            }
+        }
+        return List.copyOf(fields);
+    }
+
+    private List<Stamp> stamps(PreparedStatement statement) throws SQLException {
         List<Stamp> current = new ArrayList<>();
-        try (ResultSet rows = stamps.prepared(connection, bindings).executeQuery()) {
+        try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
                 current.add(new Stamp(rows.getLong(1), kind.instant(rows, 2)));
             }

@@ -11,6 +11,7 @@ import java.util.Optional;
 
 import org.donordata.adapters.sql.applications.ApplicationStorage;
 import org.donordata.adapters.sql.kit.DatabaseKind;
+import org.donordata.adapters.sql.kit.Reads;
 import org.donordata.adapters.sql.kit.UniqueConstraint;
 import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.adapters.sql.trail.TrailAppend;
@@ -41,13 +42,22 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
     private final Writes writes;
     private final DatabaseKind kind;
     private final TrailAppend trail;
+    private final Reads reads;
+    private final FieldRows rows;
 
-    /** @param trail how the fields' events are appended to the trail */
-    public SqlCustomFieldRepository(DSLContext dsl, DatabaseKind kind, Writes writes, TrailAppend trail) {
+    /**
+     * @param trail how the fields' events are appended to the trail
+     * @param reads where {@link #all} reads, as the donors' reads do
+     * @param rows the node's fields as donor writes read them, whose last read {@link #all} shares
+     */
+    public SqlCustomFieldRepository(DSLContext dsl, DatabaseKind kind, Writes writes, TrailAppend trail, Reads reads,
+            FieldRows rows) {
         this.dsl = dsl;
         this.writes = writes;
         this.kind = kind;
         this.trail = trail;
+        this.reads = reads;
+        this.rows = rows;
     }
 
     @Override
@@ -106,6 +116,11 @@ public final class SqlCustomFieldRepository implements CustomFieldRepository {
         return dsl.selectFrom(CUSTOM_FIELDS).where(CUSTOM_FIELDS.APPLICATION_ID.eq(owner.value()))
                 .orderBy(CUSTOM_FIELDS.ID).limit(DonorRepository.checkedCount(count)).offset(offset)
                 .fetch(FieldRows::field);
+    }
+
+    @Override
+    public List<CustomField> all(ApplicationId owner) {
+        return rows.committed(reads, owner);
     }
 
     @Override
