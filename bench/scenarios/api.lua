@@ -1,7 +1,7 @@
 -- One wrk script for every scenario. Arguments (after --): SCENARIO MODE KEY ROWS
 --   SCENARIO: one | page0 | pagerandom | pagelast | create | modify | mix | filtered | upsert | feed | search |
 --             searchcommon | searchapart | duplicates | history | modifyone | historydeep | createtwin |
---             duplicatestwin | createcustom | modifycustom | pagecustom | pagerange | pagerangewide |
+--             duplicatestwin | createcustom | modifycustom | pagecustom | pagecustomone | pagerange | pagerangewide |
 --             consent | oneconsent | pageconsent | pageconsentdeep | oneagain | page0again | modifyagain (the same as
 --             one, page0 and modify, measured again beside the consent scenarios)
 --   MODE:     service (the real API) | ceiling (bench/Ceiling.java: same-size answers from memory)
@@ -174,6 +174,12 @@ local function pagecustom()
   return get("/api/v1/donors?custom.chapter=North&limit=30&offset=" .. math.random(0, 300))
 end
 
+-- The same filter's page of one donor: the email-filtered page's size, so the two compare the filters' own cost.
+local function pagecustomone()
+  if mode == "ceiling" then return get("/one") end
+  return get("/api/v1/donors?custom.chapter=North&limit=1&offset=" .. math.random(0, 300))
+end
+
 local function pagerange()
   if mode == "ceiling" then return get("/page") end
   local from = math.random(0, rows - 1000)
@@ -251,6 +257,7 @@ function request()
   elseif scenario == "createcustom" then return createcustom()
   elseif scenario == "modifycustom" then return modifycustom()
   elseif scenario == "pagecustom" then return pagecustom()
+  elseif scenario == "pagecustomone" then return pagecustomone()
   elseif scenario == "pagerange" then return pagerange()
   elseif scenario == "pagerangewide" then return pagerangewide()
   end
