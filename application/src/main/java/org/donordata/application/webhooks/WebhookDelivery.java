@@ -105,10 +105,10 @@ public final class WebhookDelivery {
         if (!events.isEmpty()) {
             Optional<WebhookEndpoint> stored = endpoints.find(endpoint.owner(), endpoint.id());
             if (!stored.map(current -> stillAsRead(current, endpoint, started)).orElse(false)) {
-                // The oldest change still undelivered is the first past where the endpoint now stands, not the
-                // first this run read: another run may have told it.
-                return stopped(endpoint, 0, stored.flatMap(current -> events.stream().filter(
-                        event -> event.position().compareTo(current.state().deliveredThrough()) > 0).findFirst()));
+                // The oldest change still undelivered is the first past where the endpoint now stands (read again:
+                // another run may have told every change this one read, or a replay moved it back), not this run's.
+                return stopped(endpoint, 0, stored.flatMap(current -> donors.changeEventsAfter(current.owner(),
+                        current.state().deliveredThrough(), 1).stream().findFirst()));
             }
         }
         int sendable = Math.min(events.size(), limit);

@@ -246,6 +246,19 @@ class WebhookDeliveryTest {
         assertEquals(2, sent.size());
     }
 
+    /** A stale run that read only changes told since still reports the oldest one waiting past them (the age gauge). */
+    @Test
+    void aStaleRunReportsTheOldestChangeWaitingPastThoseItRead() {
+        WebhookEndpoint read = endpoint(Set.of());
+        create(WEBSITE, 3);
+        assertEquals(2, delivery.run(read, "node-a", 2).succeeded());
+
+        WebhookDelivery.Run stale = delivery.run(read, "node-a", 1);
+
+        assertEquals(2, sent.size());
+        assertTrue(stale.oldestUndelivered().isPresent(), "the third change waits past the two the stale run read");
+    }
+
     /** Likewise a run that failed after the endpoint was read: its message waits for the retry, not sent at once. */
     @Test
     void aRunOfAnEndpointReadBeforeAnotherRunFailedLeavesTheMessageToItsRetry() {
