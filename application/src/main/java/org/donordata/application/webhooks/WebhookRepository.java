@@ -37,12 +37,14 @@ public interface WebhookRepository {
     Optional<WebhookEndpoint> find(ApplicationId owner, long id);
 
     /**
-     * Stores the owner's change of an endpoint, as long as its revision is still {@code changed.revision()} and where
-     * delivery stands is still {@code asRead} (a delivery's {@link #saveState} moves it without the revision), and
-     * counts its revision up by one: a change made on an endpoint read before a delivery stored its progress never
-     * winds that progress back.
+     * Stores the owner's change of an endpoint, as long as its revision is still {@code changed.revision()}, and counts
+     * its revision up by one. Where delivery stands is stored only when the change changes it ({@code changed.state()}
+     * is not {@code asRead}: enabled, disabled, replayed), and then only while it is still {@code asRead}, since a
+     * delivery's {@link #saveState} moves it without the revision: a change made on an endpoint read before a delivery
+     * stored its progress never winds that progress back.
      *
-     * @return false when another change or a delivery came first (nothing was stored) or the endpoint is gone
+     * @return false when another change or, for a change of the state, a delivery came first (nothing was stored), or
+     *         the endpoint is gone
      */
     boolean update(WebhookEndpoint changed, DeliveryState asRead);
 

@@ -160,27 +160,38 @@ public abstract class WebhookRepositoryContract {
 
     /**
      * A delivery stores its progress without moving the revision (the owner's changes do): the owner's change of an
-     * endpoint read before it, stored, would wind delivery back, and the messages since would be sent again.
+     * endpoint read before it must not wind delivery back, or the messages since would be sent again. One that leaves
+     * the state alone is stored beside the progress; one that changes the state (disables it) is refused, and made again
+     * on the endpoint read again.
      */
     @Test
-    void anOwnersChangeOfAnEndpointReadBeforeADeliveryStoredItsProgressIsRefused() {
+    void anOwnersChangeOfAnEndpointReadBeforeADeliveryStoredItsProgressKeepsTheProgress() {
         WebhookEndpoint read = create();
         webhooks.lease(read.id(), "node-a", LATER.plusSeconds(10), LATER);
         DeliveryState moved = read.state().delivered(new ChangePosition(5, 5), LATER)
                 .failed("HTTP 500", false, LATER.plusSeconds(1), POLICY);
         assertTrue(webhooks.saveState(read.id(), read.revision(), "node-a", moved));
 
-        assertFalse(webhooks.update(read.with(read.url(), "renamed", read.ignoreKeys(), read.state()), read.state()),
-                "made on the endpoint as it stood before the delivery stored its progress");
-        WebhookEndpoint stored = webhooks.find(owner, read.id()).orElseThrow();
-        assertEquals(moved, stored.state(), "the delivery's progress is kept");
-        assertEquals(read.description(), stored.description());
-
-        assertTrue(webhooks.update(stored.with(stored.url(), "renamed", stored.ignoreKeys(), stored.state()),
-                stored.state()), "made again on the endpoint read again");
+        assertTrue(webhooks.update(read.with(read.url(), "renamed", read.ignoreKeys(), read.state()), read.state()),
+                "a change of its description alone");
         WebhookEndpoint renamed = webhooks.find(owner, read.id()).orElseThrow();
         assertEquals("renamed", renamed.description());
-        assertEquals(moved, renamed.state());
+        assertEquals(moved, renamed.state(), "the delivery's progress is kept");
+
+        assertTrue(webhooks.saveState(read.id(), renamed.revision(), "node-a",
+                moved.delivered(new ChangePosition(6, 1), LATER.plusSeconds(2))));
+        assertFalse(webhooks.update(renamed.with(renamed.url(), renamed.description(), renamed.ignoreKeys(),
+                renamed.state().disabled("disabled by its owner")), renamed.state()),
+                "a change of the state made on the endpoint as it stood before the delivery stored its progress");
+        WebhookEndpoint stored = webhooks.find(owner, read.id()).orElseThrow();
+        assertEquals(new ChangePosition(6, 1), stored.state().deliveredThrough());
+        assertTrue(stored.state().enabled());
+
+        assertTrue(webhooks.update(stored.with(stored.url(), stored.description(), stored.ignoreKeys(),
+                stored.state().disabled("disabled by its owner")), stored.state()), "made again on the one read again");
+        WebhookEndpoint disabled = webhooks.find(owner, read.id()).orElseThrow();
+        assertEquals(Optional.of("disabled by its owner"), disabled.state().disabledReason());
+        assertEquals(new ChangePosition(6, 1), disabled.state().deliveredThrough());
     }
 
     @Test

@@ -103,7 +103,10 @@ public final class SqlWebhookRepository implements WebhookRepository {
         List<Condition> stillAsRead = new ArrayList<>(List.of(WEBHOOK_ENDPOINTS.ID.eq(changed.id()),
                 WEBHOOK_ENDPOINTS.APPLICATION_ID.eq(changed.owner().value()),
                 WEBHOOK_ENDPOINTS.REVISION.eq(changed.revision())));
-        state(asRead).forEach((column, value) -> stillAsRead.add(stillHolds(column, value)));
+        boolean stateChanged = !changed.state().equals(asRead);
+        if (stateChanged) {
+            state(asRead).forEach((column, value) -> stillAsRead.add(stillHolds(column, value)));
+        }
         return writes.write(tx -> tx.update(WEBHOOK_ENDPOINTS)
                 .set(WEBHOOK_ENDPOINTS.URL, changed.url().uri().toString())
                 .set(WEBHOOK_ENDPOINTS.DESCRIPTION, changed.description())
@@ -112,7 +115,7 @@ public final class SqlWebhookRepository implements WebhookRepository {
                 .set(WEBHOOK_ENDPOINTS.PREVIOUS_SECRET_UNTIL, changed.previousSecretUntil().map(StoredInstantBinding::micros)
                         .orElse(null))
                 .set(WEBHOOK_ENDPOINTS.IGNORE_KEYS, keys(changed.ignoreKeys()))
-                .set(state(changed.state()))
+                .set(stateChanged ? state(changed.state()) : Map.of())
                 .set(WEBHOOK_ENDPOINTS.REVISION, changed.revision() + 1)
                 .where(stillAsRead)
                 .execute() == 1);
