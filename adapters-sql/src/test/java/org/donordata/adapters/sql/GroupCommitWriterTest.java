@@ -9,13 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.donordata.adapters.sql.kit.GroupCommitWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.donordata.application.DonorTransaction;
-import org.donordata.application.fields.CustomFieldRepository;
-import org.donordata.domain.CustomField;
-import org.donordata.domain.CustomFieldType;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -212,70 +205,6 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         assertEquals(java.util.Optional.empty(), writer.problem(Duration.ofSeconds(10)));
         writer.close();
         assertEquals("the database writer is not running", writer.problem(Duration.ofSeconds(10)).orElseThrow());
-    }
-
-    /**
-     * A write may read fields that a write before it in the same group changed; when the group then fails, that change
-     * is undone, and the field's next change may carry the same updated_at (a clock not ahead of the stored one): the
-     * fields read in the failed group must not be taken for the stored ones (FieldRows.forgetAll).
-     */
-    @Test
-    void fieldsReadInAGroupThatFailedAreNotTakenForTheStoredOnes() throws Exception {
-        CustomFieldRepository fields = database.customFields();
-        CustomField chapter = fields.create(owner, new CustomField(1, "chapter", "Chapter", CustomFieldType.CHOICE,
-                List.of("North", "South"), false, null, false, CREATED, CREATED), 100, RepositoryWrites.TESTER)
-                .field().orElseThrow();
-        Instant next = CREATED.plusNanos(1_000);
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<Object> holder = callers.submit(() -> database.donors().write(owner, CREATED, tx -> {
-            holding.countDown();
-            try {
-                return release.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException interrupted) {
-                throw new IllegalStateException(interrupted);
-            }
-        }));
-        Future<Boolean> east;
-        Future<List<CustomField>> readAfterEast;
-        Future<Object> crash;
-        try {
-            assertTrue(holding.await(10, TimeUnit.SECONDS));
-            east = callers.submit(() -> fields.update(owner, withChoices(chapter, next, "East"),
-                    chapter.updatedAt(), List.of(), RepositoryWrites.TESTER));
-            awaitQueuedInDatabase(1);
-            readAfterEast = callers.submit(() -> heldFields());
-            awaitQueuedInDatabase(2);
-            crash = callers.submit(() -> database.donors().write(owner, CREATED, tx -> {
-                throw new IllegalStateException("disk on fire");
-            }));
-            awaitQueuedInDatabase(3);
-        } finally {
-            release.countDown();
-        }
-        holder.get();
-
-        assertThrows(ExecutionException.class, east::get);
-        assertThrows(ExecutionException.class, readAfterEast::get);
-        assertThrows(ExecutionException.class, crash::get);
-        assertTrue(fields.update(owner, withChoices(chapter, next, "West"), chapter.updatedAt(), List.of(),
-                RepositoryWrites.TESTER));
-        assertEquals(List.of("West"), heldFields().getFirst().choices());
-    }
-
-    private List<CustomField> heldFields() {
-        return database.donors().write(owner, CREATED, DonorTransaction::customFields);
-    }
-
-    private static CustomField withChoices(CustomField field, Instant updatedAt, String... choices) {
-        return new CustomField(field.id(), field.key(), field.label(), field.type(), List.of(choices), false, null,
-                false, field.createdAt(), updatedAt);
-    }
-
-    private void awaitQueuedInDatabase(int count) {
-        Await.until(count + " in the database's writer queue", Duration.ofSeconds(5),
-                () -> database.writer().queued() >= count);
-        assertEquals(count, database.writer().queued());
     }
 
     private GroupCommitWriter unstartedWriter() {
