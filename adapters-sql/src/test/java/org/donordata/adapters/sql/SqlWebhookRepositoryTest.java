@@ -113,7 +113,7 @@ class SqlWebhookRepositoryTest extends WebhookRepositoryContract {
                 CREATED).orElseThrow();
         assertTrue(managed.update(new WebhookEndpoint(created.id(), owner, created.url(), "changed", Set.of(),
                 created.createdAt(), created.secret(), Optional.empty(), Optional.empty(), created.state(),
-                created.revision()), created.state()));
+                created.revision()), created.state(), false));
         assertTrue(managed.remove(owner, created.id()));
 
         assertEquals(3, written.get(), "create, modify and remove each one write of the node's");

@@ -38,15 +38,15 @@ public interface WebhookRepository {
 
     /**
      * Stores the owner's change of an endpoint, as long as its revision is still {@code changed.revision()}, and counts
-     * its revision up by one. Where delivery stands is stored only when the change changes it ({@code changed.state()}
-     * is not {@code asRead}: enabled, disabled, replayed), and then only while it is still {@code asRead}, since a
-     * delivery's {@link #saveState} moves it without the revision: a change made on an endpoint read before a delivery
-     * stored its progress never winds that progress back.
+     * its revision up by one. Where delivery stands is stored only when the change sets it ({@code setsState}: enabled,
+     * disabled, replayed), and then only while it is still {@code asRead}, since a delivery's {@link #saveState} moves
+     * it without the revision: a change made on an endpoint read before a delivery stored its progress never winds that
+     * progress back, and one that sets the state is made again on the state as it is.
      *
-     * @return false when another change or, for a change of the state, a delivery came first (nothing was stored), or
-     *         the endpoint is gone
+     * @return false when another change or, for a change that sets the state, a delivery came first (nothing was
+     *         stored), or the endpoint is gone
      */
-    boolean update(WebhookEndpoint changed, DeliveryState asRead);
+    boolean update(WebhookEndpoint changed, DeliveryState asRead, boolean setsState);
 
     /** Deletes the endpoint; false when the owner has no such endpoint. */
     boolean remove(ApplicationId owner, long id);

@@ -117,7 +117,10 @@ public final class WebhookService {
         if (!problems.isEmpty()) {
             throw new InvalidInputException(problems);
         }
-        return changed(owner, id, endpoint -> {
+        // A request naming the state or a replay sets where delivery stands, even to what it was read as: a run may
+        // have moved it since (disabled it, say), and the request then applies to the state as it is.
+        boolean setsState = request.state().isPresent() || request.since().isPresent();
+        return changed(owner, id, setsState, endpoint -> {
             DeliveryState state = endpoint.state();
             if (request.since().isPresent()) {
                 state = state.replayingAfter(request.since().get());
@@ -146,7 +149,7 @@ public final class WebhookService {
                     "must be from 0 to " + MAX_GRACE.toSeconds() + " (7 days)")));
         }
         WebhookSecret secret = WebhookSecret.make();
-        return changed(owner, id, endpoint -> endpoint.withSecret(secret, now().plus(grace)));
+        return changed(owner, id, false, endpoint -> endpoint.withSecret(secret, now().plus(grace)));
     }
 
     /** @throws WebhookNotFoundException when the owner has no such endpoint */
@@ -157,11 +160,11 @@ public final class WebhookService {
     }
 
     /** Reads, changes and stores the endpoint, again when a delivery or another change stored it in between. */
-    private WebhookEndpoint changed(ApplicationId owner, long id,
+    private WebhookEndpoint changed(ApplicationId owner, long id, boolean setsState,
             java.util.function.UnaryOperator<WebhookEndpoint> change) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             WebhookEndpoint read = get(owner, id);
-            if (endpoints.update(change.apply(read), read.state())) {
+            if (endpoints.update(change.apply(read), read.state(), setsState)) {
                 return get(owner, id);
             }
         }

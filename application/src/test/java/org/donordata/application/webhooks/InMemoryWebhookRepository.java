@@ -56,21 +56,20 @@ public final class InMemoryWebhookRepository implements WebhookRepository {
     }
 
     @Override
-    public synchronized boolean update(WebhookEndpoint changed, DeliveryState asRead) {
+    public synchronized boolean update(WebhookEndpoint changed, DeliveryState asRead, boolean setsState) {
         int at = indexOf(changed.id());
         if (at < 0 || !endpoints.get(at).endpoint().owner().equals(changed.owner())
                 || endpoints.get(at).endpoint().revision() != changed.revision()) {
             return false;
         }
         Stored stored = endpoints.get(at);
-        boolean stateChanged = !changed.state().equals(asRead);
-        if (stateChanged && !stored.endpoint().state().equals(asRead)) {
+        if (setsState && !stored.endpoint().state().equals(asRead)) {
             return false;
         }
         endpoints.set(at, new Stored(new WebhookEndpoint(changed.id(), changed.owner(), changed.url(),
                 changed.description(), changed.ignoreKeys(), changed.createdAt(), changed.secret(),
                 changed.previousSecret(), changed.previousSecretUntil(),
-                stateChanged ? changed.state() : stored.endpoint().state(), changed.revision() + 1),
+                setsState ? changed.state() : stored.endpoint().state(), changed.revision() + 1),
                 stored.leaseNode(), stored.leaseUntil()));
         return true;
     }

@@ -183,7 +183,7 @@ class WebhookDeliveryTest {
         // The owner changes the endpoint while the first message waits a second for its answer.
         whileAnswering = () -> {
             if (sent.size() == 1) {
-                assertTrue(endpoints.update(stored(endpoint.id()), stored(endpoint.id()).state()));
+                assertTrue(endpoints.update(stored(endpoint.id()), stored(endpoint.id()).state(), false));
             }
             now = now.plusSeconds(1);
         };
@@ -214,7 +214,7 @@ class WebhookDeliveryTest {
     @Test
     void aRunOfAnEndpointTheOwnerChangedSinceItWasReadSendsNothing() {
         WebhookEndpoint read = endpoint(Set.of());
-        assertTrue(endpoints.update(stored(read.id()), read.state()));
+        assertTrue(endpoints.update(stored(read.id()), read.state(), false));
         create(WEBSITE, 1);
 
         WebhookDelivery.Run run = delivery.run(read, "node-a");

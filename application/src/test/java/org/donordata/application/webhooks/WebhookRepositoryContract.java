@@ -148,8 +148,9 @@ public abstract class WebhookRepositoryContract {
         WebhookEndpoint disabled = new WebhookEndpoint(stored.id(), owner, stored.url(), "paused", Set.of(),
                 stored.createdAt(), WebhookSecret.make(), Optional.of(stored.secret()), Optional.of(LATER),
                 stored.state().disabled("disabled by its owner"), stored.revision());
-        assertTrue(webhooks.update(disabled, stored.state()));
-        assertFalse(webhooks.update(disabled, stored.state()), "a change made on a revision since changed is refused");
+        assertTrue(webhooks.update(disabled, stored.state(), true));
+        assertFalse(webhooks.update(disabled, stored.state(), true),
+                "a change made on a revision since changed is refused");
         assertFalse(webhooks.saveState(endpoint.id(), endpoint.revision(), "node-a", failing),
                 "a delivery that read the endpoint before the owner's change stores nothing");
         WebhookEndpoint now = webhooks.find(owner, endpoint.id()).orElseThrow();
@@ -161,8 +162,8 @@ public abstract class WebhookRepositoryContract {
     /**
      * A delivery stores its progress without moving the revision (the owner's changes do): the owner's change of an
      * endpoint read before it must not wind delivery back, or the messages since would be sent again. One that leaves
-     * the state alone is stored beside the progress; one that changes the state (disables it) is refused, and made again
-     * on the endpoint read again.
+     * the state alone is stored beside the progress, and still stops a run that read the endpoint before it; one that
+     * sets the state (disables or enables it) is refused, and made again on the endpoint read again.
      */
     @Test
     void anOwnersChangeOfAnEndpointReadBeforeADeliveryStoredItsProgressKeepsTheProgress() {
@@ -172,26 +173,35 @@ public abstract class WebhookRepositoryContract {
                 .failed("HTTP 500", false, LATER.plusSeconds(1), POLICY);
         assertTrue(webhooks.saveState(read.id(), read.revision(), "node-a", moved));
 
-        assertTrue(webhooks.update(read.with(read.url(), "renamed", read.ignoreKeys(), read.state()), read.state()),
-                "a change of its description alone");
+        assertTrue(webhooks.update(read.with(read.url(), "renamed", read.ignoreKeys(), read.state()), read.state(),
+                false), "a change of its description alone");
         WebhookEndpoint renamed = webhooks.find(owner, read.id()).orElseThrow();
         assertEquals("renamed", renamed.description());
         assertEquals(moved, renamed.state(), "the delivery's progress is kept");
+        assertEquals(read.revision() + 1, renamed.revision());
+        assertFalse(webhooks.saveState(read.id(), read.revision(), "node-a", moved.caughtUp()),
+                "a run that read the endpoint before the change stores nothing");
 
         assertTrue(webhooks.saveState(read.id(), renamed.revision(), "node-a",
                 moved.delivered(new ChangePosition(6, 1), LATER.plusSeconds(2))));
         assertFalse(webhooks.update(renamed.with(renamed.url(), renamed.description(), renamed.ignoreKeys(),
-                renamed.state().disabled("disabled by its owner")), renamed.state()),
+                renamed.state().disabled("disabled by its owner")), renamed.state(), true),
                 "a change of the state made on the endpoint as it stood before the delivery stored its progress");
         WebhookEndpoint stored = webhooks.find(owner, read.id()).orElseThrow();
         assertEquals(new ChangePosition(6, 1), stored.state().deliveredThrough());
         assertTrue(stored.state().enabled());
 
-        assertTrue(webhooks.update(stored.with(stored.url(), stored.description(), stored.ignoreKeys(),
-                stored.state().disabled("disabled by its owner")), stored.state()), "made again on the one read again");
-        WebhookEndpoint disabled = webhooks.find(owner, read.id()).orElseThrow();
-        assertEquals(Optional.of("disabled by its owner"), disabled.state().disabledReason());
-        assertEquals(new ChangePosition(6, 1), disabled.state().deliveredThrough());
+        // Read enabled; a run's failure disables it meanwhile: the owner's "enabled", the state as read, still sets it.
+        assertTrue(webhooks.saveState(read.id(), stored.revision(), "node-a",
+                stored.state().failed("HTTP 410", true, LATER.plusSeconds(3), POLICY)));
+        assertFalse(webhooks.update(stored, stored.state(), true), "enabled as read, disabled since");
+        WebhookEndpoint gone = webhooks.find(owner, read.id()).orElseThrow();
+        assertFalse(gone.state().enabled());
+        assertTrue(webhooks.update(gone.with(gone.url(), gone.description(), gone.ignoreKeys(),
+                gone.state().enabledAgain()), gone.state(), true), "made again on the one read again");
+        WebhookEndpoint enabled = webhooks.find(owner, read.id()).orElseThrow();
+        assertTrue(enabled.state().enabled());
+        assertEquals(new ChangePosition(6, 1), enabled.state().deliveredThrough());
     }
 
     @Test

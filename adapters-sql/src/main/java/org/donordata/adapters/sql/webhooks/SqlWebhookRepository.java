@@ -99,12 +99,11 @@ public final class SqlWebhookRepository implements WebhookRepository {
     }
 
     @Override
-    public boolean update(WebhookEndpoint changed, DeliveryState asRead) {
+    public boolean update(WebhookEndpoint changed, DeliveryState asRead, boolean setsState) {
         List<Condition> stillAsRead = new ArrayList<>(List.of(WEBHOOK_ENDPOINTS.ID.eq(changed.id()),
                 WEBHOOK_ENDPOINTS.APPLICATION_ID.eq(changed.owner().value()),
                 WEBHOOK_ENDPOINTS.REVISION.eq(changed.revision())));
-        boolean stateChanged = !changed.state().equals(asRead);
-        if (stateChanged) {
+        if (setsState) {
             state(asRead).forEach((column, value) -> stillAsRead.add(stillHolds(column, value)));
         }
         return writes.write(tx -> tx.update(WEBHOOK_ENDPOINTS)
@@ -115,7 +114,7 @@ public final class SqlWebhookRepository implements WebhookRepository {
                 .set(WEBHOOK_ENDPOINTS.PREVIOUS_SECRET_UNTIL, changed.previousSecretUntil().map(StoredInstantBinding::micros)
                         .orElse(null))
                 .set(WEBHOOK_ENDPOINTS.IGNORE_KEYS, keys(changed.ignoreKeys()))
-                .set(stateChanged ? state(changed.state()) : Map.of())
+                .set(setsState ? state(changed.state()) : Map.of())
                 .set(WEBHOOK_ENDPOINTS.REVISION, changed.revision() + 1)
                 .where(stillAsRead)
                 .execute() == 1);
