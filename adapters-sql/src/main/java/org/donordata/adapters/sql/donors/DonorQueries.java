@@ -207,8 +207,6 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     private static final List<Param<String>> DUPLICATE_KEYS = IntStream.range(0, DuplicateKeys.Reason.values().length)
             .mapToObj(i -> DSL.param("p_duplicate_key_" + i, String.class)).toList();
     private static final Param<Integer> WORD_COUNT_LIMIT = DSL.param("p_word_count_limit", Integer.class);
-    /** How many of a drawn range's first donors a page can hold: its offset and count (CustomDrive.DRAWN). */
-    private static final Param<Integer> DRAWN_COUNT = DSL.param("p_drawn_count", Integer.class);
     /** U+10FFFF, which is no letter or digit and sorts after every one in each database's order of words (V9). */
     static final String AFTER_EVERY_LETTER = "\uDBFF\uDFFF";
 
@@ -373,12 +371,15 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
             return windowed(kind, selected, new SearchShape(shape.criteria(), 0, false, CUSTOM_WALK, false,
                     shape.customs()), customHeld(0, shape.customs()));
         }
-        if (shape.drive() == CustomDrive.EXACT && shape.customs() == 1 && shape.criteria().isEmpty()) {
-            // Nothing else to check: the page's donors are read off the lookup index alone, its offset skipped there,
-            // and only they are joined (skipped on the join, each donor before the page had its row read).
+        if (shape.customs() == 1 && shape.criteria().isEmpty()) {
+            // One entry filter and nothing else to check, an exact value (or consent pair) or a drawn range (of an
+            // integer, number or date: one entry a donor): the page's donors are read off the lookup index alone, its
+            // offset skipped there, however many the filter holds, and only they are joined to their rows (skipped on
+            // the join, each donor before the page had its row read; docs/performance.md, "Custom values").
+            Condition entries = shape.drive() == CustomDrive.EXACT ? DONOR_WORDS.WORD.eq(CUSTOM_FROM.getFirst())
+                    : DONOR_WORDS.WORD.ge(CUSTOM_FROM.getFirst()).and(DONOR_WORDS.WORD.lt(CUSTOM_TO.getFirst()));
             Table<?> drawn = DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
-                    .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), DONOR_WORDS.WORD.eq(CUSTOM_FROM.getFirst()),
-                            DONOR_WORDS.DONOR_ID.gt(AFTER))
+                    .where(DONOR_WORDS.APPLICATION_ID.eq(APPLICATION), entries, DONOR_WORDS.DONOR_ID.gt(AFTER))
                     .orderBy(DONOR_WORDS.DONOR_ID).limit(kind.boundLimit(COUNT)).offset(OFFSET).asTable("drawn");
             Field<Long> drawnId = drawn.field(DONOR_WORDS.DONOR_ID);
             return DSL.select(selected).from(drawn.crossJoin(DONORS))
@@ -397,13 +398,6 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         }
         Condition firstRange = DONOR_WORDS.APPLICATION_ID.eq(APPLICATION)
                 .and(DONOR_WORDS.WORD.ge(CUSTOM_FROM.getFirst())).and(DONOR_WORDS.WORD.lt(CUSTOM_TO.getFirst()));
-        // DRAWN, one range and nothing else to check: a page holds only the range's first OFFSET + COUNT donors in id
-        // order (a range is of an integer, number or date: one entry a donor), so only those are drawn, however many
-        // the range holds (docs/performance.md, "Custom values").
-        if (shape.customs() == 1 && shape.criteria().isEmpty()) {
-            return drawnPage(kind, selected, shape, DSL.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS).where(firstRange)
-                    .orderBy(DONOR_WORDS.DONOR_ID).limit(kind.boundLimit(DRAWN_COUNT)));
-        }
         // DRAWN: the range's donors, as the database plans it best (Dialect.drawsFromAJoinedTable).
         if (!kind.drawsFromAJoinedTable()) {
             List<Condition> conditions = new ArrayList<>(List.of(DONORS.ID.in(DSL.select(DONOR_WORDS.DONOR_ID)
@@ -733,8 +727,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     Bindings pageBindings(ApplicationId owner, DonorFilter filter, List<CustomFilter> customs, List<String> terms,
             long offset, int count) {
         Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value()).set(OFFSET, offset).set(COUNT, count)
-                .set(AFTER, 0L)
-                .set(DRAWN_COUNT, offset > Integer.MAX_VALUE - count ? Integer.MAX_VALUE : (int) (offset + count));
+                .set(AFTER, 0L);
         filter.foldedEmail().ifPresent(email -> bindings.set(FILTER_EMAIL, email));
         filter.externalId().ifPresent(id -> bindings.set(FILTER_EXTERNAL_ID, id));
         filter.type().ifPresent(type -> bindings.set(FILTER_TYPE, type.key()));
