@@ -99,14 +99,7 @@ public final class FieldRows {
 
     /** The owner's fields in id order, held against a change until the transaction ends (DonorTransaction). */
     public List<CustomField> held(DSLContext tx, ApplicationId owner) {
-        return tx.connectionResult(connection -> {
-            Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value());
-            List<CustomField> last = lastRead.get(owner.value());
-            if (last != null && Stamp.of(last).equals(stamps(heldStamps.prepared(connection, bindings)))) {
-                return last;
-            }
-            return remembered(owner, fields(held.prepared(connection, bindings)));
-        });
+        return tx.connectionResult(connection -> current(Reads.in(connection), owner, heldStamps, held));
     }
 
     /**
@@ -115,21 +108,23 @@ public final class FieldRows {
      * equal, so a filtered page reads two columns of each field, not ten and their choices' JSON.
      */
     public List<CustomField> committed(Reads reads, ApplicationId owner) {
+        return current(reads, owner, committedStamps, committed);
+    }
+
+    /** The owner's fields: the last full read when the stamps read now are its own, else a full read, remembered. */
+    private List<CustomField> current(Reads reads, ApplicationId owner, Statement stampsNow, Statement fieldsNow) {
         Bindings bindings = new Bindings(kind).set(APPLICATION, owner.value());
         List<CustomField> last = lastRead.get(owner.value());
-        if (last != null && Stamp.of(last).equals(reads.query(committedStamps.sql(), statement -> {
-            committedStamps.bind(statement, bindings);
+        if (last != null && Stamp.of(last).equals(reads.query(stampsNow.sql(), statement -> {
+            stampsNow.bind(statement, bindings);
             return stamps(statement);
         }))) {
             return last;
         }
-        return remembered(owner, reads.query(committed.sql(), statement -> {
-            committed.bind(statement, bindings);
+        List<CustomField> read = reads.query(fieldsNow.sql(), statement -> {
+            fieldsNow.bind(statement, bindings);
             return fields(statement);
-        }));
-    }
-
-    private List<CustomField> remembered(ApplicationId owner, List<CustomField> read) {
+        });
         lastRead.put(owner.value(), read);
         return read;
     }

@@ -27,6 +27,23 @@ public interface Reads {
     <T> T query(String sql, Query<T> query);
 
     /**
+     * On the connection of the caller's transaction (a write reading what it holds), with the connection's kept
+     * prepared statements (PreparedStatements).
+     */
+    static Reads in(Connection transaction) {
+        return new Reads() {
+            @Override
+            public <T> T query(String sql, Query<T> query) {
+                try {
+                    return query.run(PreparedStatements.of(transaction, sql));
+                } catch (SQLException e) {
+                    throw new DataAccessException("Reading in the transaction failed", e);
+                }
+            }
+        };
+    }
+
+    /**
      * On a connection borrowed from the pool for each query. The PostgreSQL driver keeps each connection's statements
      * prepared on the server once it has seen a text a few times (prepareThreshold), so preparing here costs no round
      * trip on a warm connection.
