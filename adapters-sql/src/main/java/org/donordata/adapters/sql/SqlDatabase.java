@@ -180,7 +180,7 @@ public final class SqlDatabase implements AutoCloseable {
             if (unchecked != null) {
                 throw new DataAccessException("Cannot check the database before migrating it", unchecked);
             }
-            migrations(kind).dataSource(dataSource).load().migrate();
+            migrations(kind).dataSource(kind.migrationSource(dataSource, settings.jdbcUrl())).load().migrate();
             return new SqlDatabase(dataSource, kind, settings, apiKeyCacheLifetime, rendered);
         } catch (RuntimeException | Error e) {
             renderingOver(queries);

@@ -71,6 +71,24 @@ class SqlDatabaseTest {
         }
     }
 
+    // Each write of a group runs in a savepoint: its journal on disk cost the writer a file and some thirty writes per
+    // create (SqliteFile.pooledConnectionProperties). Migrations keep the file: a large rewrite's journal in memory
+    // could take as much memory as the table.
+    @Test
+    void sqliteWritesKeepTheirSavepointJournalsInMemoryAndMigrationsOnDisk() throws Exception {
+        String url = "jdbc:sqlite:" + temporaryDirectory.resolve("donors.db");
+        try (SqlDatabase database = openSqlite();
+                java.sql.Connection migrating = SupportedDatabases.forUrl(url).migrationSource(null, url)
+                        .getConnection();
+                java.sql.ResultSet storage = migrating.createStatement().executeQuery("pragma temp_store")) {
+            assertEquals(2, ((Number) database.dsl().fetchValue("pragma temp_store")).intValue(), "2 is MEMORY");
+            storage.next();
+            assertEquals(0, storage.getInt(1), "0 is the default, a file");
+            assertEquals(1, migrating.createStatement().executeQuery("pragma foreign_keys").getInt(1),
+                    "the migrations' connections open with every connection's settings");
+        }
+    }
+
     // Left on, sqlite-jdbc runs a query after every INSERT on the one writer (SqliteFile.connectionProperties).
     @Test
     void sqliteConnectionsLeaveTheInsertedIdsToTheService() {

@@ -75,6 +75,11 @@ public interface Connections {
         return new Properties();
     }
 
+    /** Where the migrations run: by default on the pool's connections. */
+    default DataSource migrationSource(DataSource pool, String jdbcUrl) {
+        return pool;
+    }
+
     /** Starts this database's reads and writes on the migrated database. */
     Access access(DSLContext dsl, DataSource pool, String jdbcUrl, Duration connectionTimeout);
 

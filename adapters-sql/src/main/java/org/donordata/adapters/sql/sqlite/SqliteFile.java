@@ -10,7 +10,10 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Properties;
 
+import javax.sql.DataSource;
+
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
 
 /** What a SQLite database needs before and while the pool connects to it. */
 final class SqliteFile {
@@ -111,7 +114,10 @@ final class SqliteFile {
         }
     }
 
-    /** The settings every pooled connection opens with. */
+    /**
+     * The settings every connection to the file opens with: the readers', the checkpoints', a backup's, the
+     * migrations', and the pool's with one more ({@link #pooledConnectionProperties}).
+     */
     static Properties connectionProperties() {
         SQLiteConfig config = new SQLiteConfig();
         // Readers do not block the writer, nor the writer the readers.
@@ -136,5 +142,25 @@ final class SqliteFile {
         // per donor (the donor, its record in the trail, its search words). SqliteKind.insertedId asks SQLite itself.
         config.setGetGeneratedKeys(false);
         return config.toProperties();
+    }
+
+    /**
+     * The pool's settings: those of every connection, and temporary storage in memory. Each write of a group runs in a
+     * savepoint, whose journal of the pages it changes SQLite writes to a temporary file of its own once it passes
+     * 64 KiB: a create's did, and made a file, some thirty writes and its deletion, per write, on the one writer
+     * (docs/performance.md, "Savepoint journals in memory"). Migrations do not take these: a statement rewriting a
+     * large table would keep its journal in memory too ({@link #migrationSource}).
+     */
+    static Properties pooledConnectionProperties() {
+        SQLiteConfig config = new SQLiteConfig(connectionProperties());
+        config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+        return config.toProperties();
+    }
+
+    /** Where the migrations run: connections of their own, with every connection's settings and none of the pool's. */
+    static DataSource migrationSource(String jdbcUrl) {
+        SQLiteDataSource source = new SQLiteDataSource(new SQLiteConfig(connectionProperties()));
+        source.setUrl(jdbcUrl);
+        return source;
     }
 }

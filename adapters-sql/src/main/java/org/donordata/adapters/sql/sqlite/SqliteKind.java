@@ -246,7 +246,12 @@ public final class SqliteKind implements DatabaseKind {
 
     @Override
     public Properties connectionProperties() {
-        return SqliteFile.connectionProperties();
+        return SqliteFile.pooledConnectionProperties();
+    }
+
+    @Override
+    public DataSource migrationSource(DataSource pool, String jdbcUrl) {
+        return SqliteFile.migrationSource(jdbcUrl);
     }
 
     // SQLite allows one writer at a time and syncs on every commit: one writer groups the writes into shared
