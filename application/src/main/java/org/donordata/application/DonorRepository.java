@@ -181,4 +181,13 @@ public interface DonorRepository {
      * thrown here.
      */
     <T> T write(ApplicationId owner, Instant now, Function<DonorTransaction, T> write);
+
+    /**
+     * Runs a write that may change a great many donors (a custom field's removal) as {@link #write} does, in a
+     * transaction of its own: a store that shares one commit among writes keeps each write's undo apart, which for this
+     * one could take as much memory as the donors it changes. By default the same as {@link #write}.
+     */
+    default <T> T writeAlone(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {
+        return write(owner, now, write);
+    }
 }

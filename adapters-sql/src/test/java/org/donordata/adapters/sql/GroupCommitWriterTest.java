@@ -118,6 +118,42 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
                 .map(donor -> donor.details().text(DonorField.FIRST_NAME)).toList());
     }
 
+    /**
+     * A write that may change a great many donors (a custom field's removal) runs with no savepoint, whose journal SQLite's
+     * pool holds in memory: so in a group of its own, the writes queued around it in the groups before and after it.
+     */
+    @Test
+    void aWriteThatRunsAloneTakesATransactionOfItsOwnAndARefusalUndoesAllOfIt() throws Exception {
+        writer = unstartedWriter();
+        Future<Donor> before = submitInsert(person("Ada", "crm-1"));
+        awaitQueued(1);
+        Future<Donor> alone = callers.submit(() -> writer.writeAlone(tx -> new DonorRows(tx, QUERIES, owner, CREATED)
+                .insert(person("Grace", "crm-2"), CREATION)));
+        awaitQueued(2);
+        Future<Donor> refusedAlone = callers.submit(() -> writer.writeAlone(tx -> {
+            DonorRows rows = new DonorRows(tx, QUERIES, owner, CREATED);
+            rows.insert(person("Barbara", "crm-3"), CREATION);
+            return rows.insert(person("Edsger", "crm-1"), CREATION);
+        }));
+        awaitQueued(3);
+        Future<Donor> after = submitInsert(person("Frances", "crm-4"));
+        awaitQueued(4);
+        Future<Donor> last = submitInsert(person("Alan", "crm-5"));
+        awaitQueued(5);
+
+        writer.start();
+
+        for (Future<Donor> stored : List.of(before, alone, after, last)) {
+            stored.get();
+        }
+        ExecutionException refused = assertThrows(ExecutionException.class, refusedAlone::get);
+        assertInstanceOf(DuplicateExternalIdException.class, refused.getCause());
+        assertEquals(3, writer.commits(), "[Ada], [Grace] alone, the refused one undone, [Frances, Alan]");
+        assertEquals(4, writer.committedWrites());
+        assertEquals(List.of("Ada", "Grace", "Frances", "Alan"), donors.list(owner, DonorFilter.NONE, 0, 30).stream()
+                .map(donor -> donor.details().text(DonorField.FIRST_NAME)).toList(), "Barbara undone with its write");
+    }
+
     @Test
     void aFailureMidGroupFailsEveryWriteOfTheGroupAndStoresNothing() throws Exception {
         writer = unstartedWriter();

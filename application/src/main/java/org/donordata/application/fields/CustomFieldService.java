@@ -105,7 +105,7 @@ public final class CustomFieldService {
      */
     public void remove(ApplicationId owner, long id, Actor actor) {
         DonorWrites writes = new DonorWrites(now(), DonorService.IDEMPOTENCY_KEY_LIFETIME, actor);
-        if (!donors.write(owner, writes.now(), tx -> writes.removeCustomField(tx, id))) {
+        if (!donors.writeAlone(owner, writes.now(), tx -> writes.removeCustomField(tx, id))) {
             throw new CustomFieldNotFoundException();
         }
     }

@@ -3,6 +3,10 @@ package org.donordata.application.fields;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.spy;
+import static org.mockito.Mockito.verify;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -46,5 +50,21 @@ class CustomFieldServiceTest {
                 created.choices(), false, null, false, created.createdAt(), second.updatedAt().plusSeconds(1)),
                 first.updatedAt(), List.of(), ADMIN), "an update made from the first version is refused");
         assertEquals("Branch", service.get(OWNER, created.id()).label());
+    }
+
+    /** A removal rewrites every holder: the store is told so (DonorRepository.writeAlone), not handed a common write. */
+    @Test
+    void aRemovalRunsAsAWriteOfItsOwn() {
+        InMemoryDonorRepository donors = spy(new InMemoryDonorRepository());
+        InMemoryCustomFieldRepository store = new InMemoryCustomFieldRepository(donors);
+        CustomFieldService service = new CustomFieldService(store, donors, Clock.systemUTC());
+        CustomField created = service.create(OWNER,
+                CustomFieldChanges.forCreate(Map.of("key", "chapter", "label", "Chapter", "type", "text")), ADMIN);
+
+        service.remove(OWNER, created.id(), ADMIN);
+
+        verify(donors).writeAlone(eq(OWNER),
+                any(), any());
+        assertTrue(store.all(OWNER).isEmpty());
     }
 }

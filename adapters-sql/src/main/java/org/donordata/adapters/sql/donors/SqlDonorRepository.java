@@ -279,4 +279,9 @@ public final class SqlDonorRepository implements DonorRepository {
     public <T> T write(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {
         return writes.write(tx -> write.apply(new DonorRows(tx, queries, owner, now)));
     }
+
+    @Override
+    public <T> T writeAlone(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {
+        return writes.writeAlone(tx -> write.apply(new DonorRows(tx, queries, owner, now)));
+    }
 }

@@ -32,7 +32,8 @@ import org.jooq.DSLContext;
  */
 public final class GroupCommitWriter implements Writes, AutoCloseable {
 
-    private record Queued<T>(Write<T> write, CompletableFuture<T> answer) {
+    /** A write waiting for its group; {@code alone}: one that takes a group, and a transaction, of its own. */
+    private record Queued<T>(Write<T> write, boolean alone, CompletableFuture<T> answer) {
     }
 
     private final DSLContext dsl;
@@ -76,7 +77,20 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
      */
     @Override
     public <T> T write(Write<T> write) {
-        Queued<T> queued = new Queued<>(write, new CompletableFuture<>());
+        return queue(new Queued<>(write, false, new CompletableFuture<>()));
+    }
+
+    /**
+     * Runs the write in a group of its own, without a savepoint: a savepoint keeps the original of every page its write
+     * changes until it ends, which SQLite's pool holds in memory (sqlite.SqliteFile), and a write that changes a great
+     * many donors would hold as much memory as they take (docs/performance.md, "Savepoint journals in memory").
+     */
+    @Override
+    public <T> T writeAlone(Write<T> write) {
+        return queue(new Queued<>(write, true, new CompletableFuture<>()));
+    }
+
+    private <T> T queue(Queued<T> queued) {
         try {
             if (closed || !queue.offer(queued, maxWait.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new ServiceBusyException("The database has more writes queued than it can take; retry shortly.");
@@ -140,7 +154,15 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
                     continue;
                 }
                 group.add(first);
-                queue.drainTo(group, maxGroup - 1);
+                if (first.alone()) {
+                    commitAlone(first);
+                    continue;
+                }
+                // Up to the next write that must run alone: it starts the group after this one.
+                for (Queued<?> next = queue.peek(); next != null && !next.alone() && group.size() < maxGroup;
+                        next = queue.peek()) {
+                    group.add(queue.poll());
+                }
                 commit(group);
             } catch (InterruptedException interrupted) {
                 // Nothing interrupts this thread on purpose; the loop goes on until closed and drained.
@@ -176,6 +198,24 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
         for (int i = 0; i < group.size(); i++) {
             answer(group.get(i), results[i], refusals[i]);
         }
+    }
+
+    /** One write in a transaction of its own: what it throws rolls the transaction back, a refusal answered as such. */
+    private void commitAlone(Queued<?> alone) {
+        Object result;
+        try {
+            result = dsl.transactionResult(transaction -> {
+                groupStart.accept(transaction.dsl());
+                return alone.write().apply(transaction.dsl());
+            });
+        } catch (Throwable failure) {
+            alone.answer().completeExceptionally(failure);
+            return;
+        }
+        commits.incrementAndGet();
+        committedWrites.incrementAndGet();
+        lastProgress = System.nanoTime();
+        answer(alone, result, null);
     }
 
     @SuppressWarnings("unchecked")

@@ -20,6 +20,14 @@ public interface Writes {
 
     <T> T write(Write<T> write);
 
+    /**
+     * Runs a write that may change a great many rows (a custom field's removal) as {@link #write} does, but in a
+     * transaction of its own: by default the same, where every write has one.
+     */
+    default <T> T writeAlone(Write<T> write) {
+        return write(write);
+    }
+
     /** How many writes wait for a shared commit (0 where every write commits on its own). */
     default int queued() {
         return 0;
