@@ -20,6 +20,8 @@ import org.donordata.application.StorageUnavailableException;
 import org.donordata.application.TestApplications;
 import org.donordata.testing.Await;
 import org.jooq.ConnectionProvider;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -78,13 +80,11 @@ class SqlDatabaseTest {
     void sqliteWritesKeepTheirSavepointJournalsInMemoryAndMigrationsOnDisk() throws Exception {
         String url = "jdbc:sqlite:" + temporaryDirectory.resolve("donors.db");
         try (SqlDatabase database = openSqlite();
-                java.sql.Connection migrating = SupportedDatabases.forUrl(url).migrationSource(null, url)
-                        .getConnection();
-                java.sql.ResultSet storage = migrating.createStatement().executeQuery("pragma temp_store")) {
+                Connection migrating = SupportedDatabases.forUrl(url).migrationSource(null, url).getConnection()) {
             assertEquals(2, ((Number) database.dsl().fetchValue("pragma temp_store")).intValue(), "2 is MEMORY");
-            storage.next();
-            assertEquals(0, storage.getInt(1), "0 is the default, a file");
-            assertEquals(1, migrating.createStatement().executeQuery("pragma foreign_keys").getInt(1),
+            DSLContext migrations = DSL.using(migrating, SQLDialect.SQLITE);
+            assertEquals(0, ((Number) migrations.fetchValue("pragma temp_store")).intValue(), "0 is the default, a file");
+            assertEquals(1, ((Number) migrations.fetchValue("pragma foreign_keys")).intValue(),
                     "the migrations' connections open with every connection's settings");
         }
     }

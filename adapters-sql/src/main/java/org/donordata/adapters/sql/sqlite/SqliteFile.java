@@ -15,7 +15,7 @@ import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
-/** What a SQLite database needs before and while the pool connects to it. */
+/** What a SQLite database needs before and while its connections open: the pool's, the readers', the migrations'. */
 final class SqliteFile {
 
     private static final String PREFIX = "jdbc:sqlite:";
@@ -146,10 +146,11 @@ final class SqliteFile {
 
     /**
      * The pool's settings: those of every connection, and temporary storage in memory. Each write of a group runs in a
-     * savepoint, whose journal of the pages it changes SQLite writes to a temporary file of its own once it passes
-     * 64 KiB: a create's did, and made a file, some thirty writes and its deletion, per write, on the one writer
-     * (docs/performance.md, "Savepoint journals in memory"). Migrations do not take these: a statement rewriting a
-     * large table would keep its journal in memory too ({@link #migrationSource}).
+     * savepoint, whose journal of the pages it changes SQLite moves to a temporary file once it passes 64 KiB: a
+     * create's did, some thirty writes to that file per create on the one writer, and a file made and deleted per group
+     * (docs/performance.md, "Savepoint journals in memory"). A write that changes a great many donors runs without one
+     * (GroupCommitWriter.writeAlone). Migrations do not take these: a statement rewriting a large table would keep its
+     * journal in memory too ({@link #migrationSource}).
      */
     static Properties pooledConnectionProperties() {
         SQLiteConfig config = new SQLiteConfig(connectionProperties());

@@ -249,6 +249,7 @@ public final class SqliteKind implements DatabaseKind {
         return SqliteFile.pooledConnectionProperties();
     }
 
+    // Not the pool: its temporary storage is in memory, where a migration's journal could grow as large as a table.
     @Override
     public DataSource migrationSource(DataSource pool, String jdbcUrl) {
         return SqliteFile.migrationSource(jdbcUrl);
