@@ -173,6 +173,12 @@ final class WebhookDeliverers implements AutoCloseable {
         }
         long id = run.endpoint().id();
         leased.add(id);
+        // The age first: a scrape that sees this run's outcomes counted sees its age too.
+        run.oldestUndelivered().ifPresentOrElse(at -> oldestUndelivered.put(id, at), () -> oldestUndelivered.remove(id));
+        ages.computeIfAbsent(id, unused -> registry.getOrCreate(Gauge.builder("donors.webhooks.undelivered.age.seconds",
+                () -> ageSeconds(id)).description("Age of the oldest change not yet delivered to the endpoint (0 when"
+                        + " none waits), as this node last saw it").tags(List.of(Tag.create("endpoint",
+                                Long.toString(id))))));
         delivered.increment(run.succeeded());
         run.failure().ifPresent(failure -> {
             failed.increment();
@@ -184,11 +190,6 @@ final class WebhookDeliverers implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "Webhook endpoint " + id + " disabled: " + reason
                     + "; its owner can enable it again, and delivery resumes where it stopped");
         });
-        run.oldestUndelivered().ifPresentOrElse(at -> oldestUndelivered.put(id, at), () -> oldestUndelivered.remove(id));
-        ages.computeIfAbsent(id, unused -> registry.getOrCreate(Gauge.builder("donors.webhooks.undelivered.age.seconds",
-                () -> ageSeconds(id)).description("Age of the oldest change not yet delivered to the endpoint (0 when"
-                        + " none waits), as this node last saw it").tags(List.of(Tag.create("endpoint",
-                                Long.toString(id))))));
     }
 
     private double ageSeconds(long id) {
