@@ -24,6 +24,8 @@ import java.util.stream.Collectors;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import org.donordata.testing.Await;
+import org.donordata.testing.RunsAlone;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -250,40 +252,49 @@ class WebhooksEndToEndTest {
     }
 
     /**
-     * docs/api.md, "Consent": a withdrawal recorded through the API reaches a webhook receiver within 2 s and a reader
-     * of the change feed within 1 s, each from the moment the record is sent.
+     * Its times are the contract's (2 s, 1 s) from a request to an answer: measured with no other test class loading the
+     * machine, beside which a run of the suite once took 2.009 s.
      */
-    @Test
-    void aConsentWithdrawalReachesAReceiverAndAFeedReaderAtOnce() throws Exception {
-        Map<String, String> env = env(true);
-        try (WebhookReceiver receiver = WebhookReceiver.start(0, "200", SECRET);
-                ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"))) {
-            ApiClient api = new ApiClient(service.port());
-            created(api.post("/api/v1/webhooks", KEY, "{\"url\": \"" + receiver.url() + "\", \"secret\": \""
-                    + SECRET + "\"}"));
-            long ada = created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Ada\", \"last_name\": \"L\"}"));
-            String consent = "{\"channel\": \"email\", \"purpose\": \"newsletter\", \"status\": \"%s\","
-                    + " \"source\": \"phone call\", \"method\": \"phone\"}";
-            created(api.post("/api/v1/donors/" + ada + "/consents", KEY, consent.formatted("granted")));
-            WebhookReceiver.Received granted = await(receiver, ada, "donor.updated");
-            String since = api.get("/api/v1/donors/changes?limit=100", KEY).body().getJsonObject("paging")
-                    .getString("next").replaceFirst(".*since=", "");
+    @Nested
+    @RunsAlone
+    class OnAQuietMachine {
 
-            long sent = System.nanoTime();
-            created(api.post("/api/v1/donors/" + ada + "/consents", KEY, consent.formatted("withdrawn")));
-            JsonObject fed = Await.value("the withdrawal in the feed", Duration.ofSeconds(5), () -> api.get(
-                    "/api/v1/donors/changes?limit=10&since=" + since, KEY).body().getJsonArray("data")
-                    .getValuesAs(JsonObject.class).stream().filter(donor -> donor.getJsonObject("consent")
-                            .getString("email:newsletter").equals("withdrawn")).findFirst());
-            long readInFeed = System.nanoTime();
-            WebhookReceiver.Received withdrawn = receiver.awaitMessage(m -> m.donorId() == ada
-                    && m.type().equals("donor.updated") && !m.id().equals(granted.id()), WITHIN);
-            assertNotNull(withdrawn, "the withdrawal never reached the receiver");
-            assertEquals(ada, fed.getJsonNumber("id").longValue());
-            assertTrue(Duration.ofNanos(readInFeed - sent).compareTo(Duration.ofSeconds(1)) < 0,
-                    "read in the feed " + Duration.ofNanos(readInFeed - sent) + " after it was sent");
-            assertTrue(Duration.ofNanos(withdrawn.arrivedNanos() - sent).compareTo(Duration.ofSeconds(2)) < 0,
-                    "received " + Duration.ofNanos(withdrawn.arrivedNanos() - sent) + " after it was sent");
+        /**
+         * docs/api.md, "Consent": a withdrawal recorded through the API reaches a webhook receiver within 2 s and a reader
+         * of the change feed within 1 s, each from the moment the record is sent.
+         */
+        @Test
+        void aConsentWithdrawalReachesAReceiverAndAFeedReaderAtOnce() throws Exception {
+            Map<String, String> env = env(true);
+            try (WebhookReceiver receiver = WebhookReceiver.start(0, "200", SECRET);
+                    ServiceProcess service = ServiceProcess.start(env, dir.resolve("service.log"))) {
+                ApiClient api = new ApiClient(service.port());
+                created(api.post("/api/v1/webhooks", KEY, "{\"url\": \"" + receiver.url() + "\", \"secret\": \""
+                        + SECRET + "\"}"));
+                long ada = created(api.post("/api/v1/donors", KEY, "{\"first_name\": \"Ada\", \"last_name\": \"L\"}"));
+                String consent = "{\"channel\": \"email\", \"purpose\": \"newsletter\", \"status\": \"%s\","
+                        + " \"source\": \"phone call\", \"method\": \"phone\"}";
+                created(api.post("/api/v1/donors/" + ada + "/consents", KEY, consent.formatted("granted")));
+                WebhookReceiver.Received granted = await(receiver, ada, "donor.updated");
+                String since = api.get("/api/v1/donors/changes?limit=100", KEY).body().getJsonObject("paging")
+                        .getString("next").replaceFirst(".*since=", "");
+
+                long sent = System.nanoTime();
+                created(api.post("/api/v1/donors/" + ada + "/consents", KEY, consent.formatted("withdrawn")));
+                JsonObject fed = Await.value("the withdrawal in the feed", Duration.ofSeconds(5), () -> api.get(
+                        "/api/v1/donors/changes?limit=10&since=" + since, KEY).body().getJsonArray("data")
+                        .getValuesAs(JsonObject.class).stream().filter(donor -> donor.getJsonObject("consent")
+                                .getString("email:newsletter").equals("withdrawn")).findFirst());
+                long readInFeed = System.nanoTime();
+                WebhookReceiver.Received withdrawn = receiver.awaitMessage(m -> m.donorId() == ada
+                        && m.type().equals("donor.updated") && !m.id().equals(granted.id()), WITHIN);
+                assertNotNull(withdrawn, "the withdrawal never reached the receiver");
+                assertEquals(ada, fed.getJsonNumber("id").longValue());
+                assertTrue(Duration.ofNanos(readInFeed - sent).compareTo(Duration.ofSeconds(1)) < 0,
+                        "read in the feed " + Duration.ofNanos(readInFeed - sent) + " after it was sent");
+                assertTrue(Duration.ofNanos(withdrawn.arrivedNanos() - sent).compareTo(Duration.ofSeconds(2)) < 0,
+                        "received " + Duration.ofNanos(withdrawn.arrivedNanos() - sent) + " after it was sent");
+            }
         }
     }
 
