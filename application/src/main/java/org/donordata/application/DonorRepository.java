@@ -185,9 +185,7 @@ public interface DonorRepository {
     /**
      * Runs a write that may change a great many donors (a custom field's removal) as {@link #write} does, in a
      * transaction of its own: a store that shares one commit among writes keeps each write's undo apart, which for this
-     * one could take as much memory as the donors it changes. By default the same as {@link #write}.
+     * one could take as much memory as the donors it changes.
      */
-    default <T> T writeAlone(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {
-        return write(owner, now, write);
-    }
+    <T> T writeAlone(ApplicationId owner, Instant now, Function<DonorTransaction, T> write);
 }

@@ -317,6 +317,12 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         return trail.stream().filter(owned -> owned.owner().equals(owner)).map(OwnedRecord::record);
     }
 
+    /** Every write here runs alone already. */
+    @Override
+    public <T> T writeAlone(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {
+        return write(owner, now, write);
+    }
+
     /** One write at a time; what a failed write changed is put back as it was. */
     @Override
     public synchronized <T> T write(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {

@@ -183,6 +183,11 @@ final class StorageFailures {
             public <T> T write(Write<T> write) {
                 return StorageFailures.this.write(() -> writes.write(write));
             }
+
+            @Override
+            public <T> T writeAlone(Write<T> write) {
+                return StorageFailures.this.write(() -> writes.writeAlone(write));
+            }
         };
     }
 

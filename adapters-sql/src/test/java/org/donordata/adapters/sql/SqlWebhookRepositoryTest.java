@@ -105,6 +105,12 @@ class SqlWebhookRepositoryTest extends WebhookRepositoryContract {
                 written.incrementAndGet();
                 return writer.write(write);
             }
+
+            @Override
+            public <T> T writeAlone(Write<T> write) {
+                written.incrementAndGet();
+                return writer.writeAlone(write);
+            }
         };
         WebhookRepository managed = new SqlWebhookRepository(database.dsl(), database.kind(), counted, donors);
 

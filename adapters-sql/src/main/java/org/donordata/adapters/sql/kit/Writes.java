@@ -22,11 +22,10 @@ public interface Writes {
 
     /**
      * Runs a write that may change a great many rows (a custom field's removal) as {@link #write} does, but in a
-     * transaction of its own: by default the same, where every write has one.
+     * transaction of its own. No default: a strategy, or a wrapper of one, that passed it to {@link #write} would put
+     * such a write back into a shared commit, unnoticed.
      */
-    default <T> T writeAlone(Write<T> write) {
-        return write(write);
-    }
+    <T> T writeAlone(Write<T> write);
 
     /** How many writes wait for a shared commit (0 where every write commits on its own). */
     default int queued() {
@@ -65,6 +64,12 @@ public interface Writes {
         @Override
         public <T> T write(Write<T> write) {
             return dsl.transactionResult(transaction -> write.apply(transaction.dsl()));
+        }
+
+        // Every write has a transaction of its own here.
+        @Override
+        public <T> T writeAlone(Write<T> write) {
+            return write(write);
         }
     }
 }
