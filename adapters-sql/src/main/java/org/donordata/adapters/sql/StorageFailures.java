@@ -188,6 +188,32 @@ final class StorageFailures {
             public <T> T writeAlone(Write<T> write) {
                 return StorageFailures.this.write(() -> writes.writeAlone(write));
             }
+
+            // The writer's state, passed on as well: left to the interface's defaults, they would read 0 and no problem.
+            @Override
+            public int queued() {
+                return writes.queued();
+            }
+
+            @Override
+            public long commits() {
+                return writes.commits();
+            }
+
+            @Override
+            public long committedWrites() {
+                return writes.committedWrites();
+            }
+
+            @Override
+            public long threadCpuNanos() {
+                return writes.threadCpuNanos();
+            }
+
+            @Override
+            public Optional<String> problem(Duration stuckAfter) {
+                return writes.problem(stuckAfter);
+            }
         };
     }
 

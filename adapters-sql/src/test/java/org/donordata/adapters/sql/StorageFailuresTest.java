@@ -13,8 +13,10 @@ import org.donordata.adapters.sql.kit.Writes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.logging.LogRecord;
 
 import org.donordata.adapters.sql.mariadb.MariadbKind;
@@ -59,8 +61,32 @@ class StorageFailuresTest {
         Writes.Write<String> removal = tx -> "removed";
         Mockito.when(writes.writeAlone(removal)).thenReturn("removed");
 
-        assertEquals("removed", new StorageFailures(SqliteKind.INSTANCE).guard(writes).writeAlone(removal));
+        StorageFailures failures = new StorageFailures(SqliteKind.INSTANCE);
+        Writes guarded = failures.guard(writes);
+        assertEquals("removed", guarded.writeAlone(removal));
         Mockito.verify(writes, Mockito.never()).write(Mockito.any());
+
+        Mockito.when(writes.writeAlone(removal)).thenThrow(new DataAccessException("SQL [update donors ...]; failed",
+                new SQLiteException("[SQLITE_FULL] database or disk is full", SQLiteErrorCode.SQLITE_FULL)));
+        assertEquals(Cause.FULL, assertThrows(StorageUnavailableException.class, () -> guarded.writeAlone(removal)).why());
+        assertEquals(1, failures.fullCount());
+    }
+
+    /** The node's metrics and readiness read the writer's state through the guard too. */
+    @Test
+    void theGuardPassesTheWritersStateOn() {
+        Writes writes = Mockito.mock(Writes.class);
+        Mockito.when(writes.queued()).thenReturn(3);
+        Mockito.when(writes.commits()).thenReturn(5L);
+        Mockito.when(writes.committedWrites()).thenReturn(7L);
+        Mockito.when(writes.threadCpuNanos()).thenReturn(11L);
+        Mockito.when(writes.problem(Duration.ofSeconds(1))).thenReturn(Optional.of("stuck"));
+
+        Writes guarded = new StorageFailures(SqliteKind.INSTANCE).guard(writes);
+
+        assertEquals(List.of(3L, 5L, 7L, 11L), List.of((long) guarded.queued(), guarded.commits(),
+                guarded.committedWrites(), guarded.threadCpuNanos()));
+        assertEquals(Optional.of("stuck"), guarded.problem(Duration.ofSeconds(1)));
     }
 
     @Test
