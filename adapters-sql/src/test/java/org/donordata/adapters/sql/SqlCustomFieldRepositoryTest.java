@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -17,11 +21,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.donordata.adapters.sql.kit.GroupCommitWriter;
+import org.donordata.application.DonorService;
 import org.donordata.application.DonorTransaction;
+import org.donordata.application.TestApplications;
 
 import org.donordata.application.fields.CustomFieldRepositoryContract;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomFieldType;
+import org.donordata.domain.DonorChanges;
+import org.donordata.domain.InvalidInputException;
 import org.donordata.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,6 +55,33 @@ class SqlCustomFieldRepositoryTest extends CustomFieldRepositoryContract {
         databases = new OpenedDatabases(databaseUnderTest.reused(temporaryDirectory));
         database = databases.openNode();
         return new Store(database.customFields(), database.donors(), database.applications(), database.trail());
+    }
+
+    /**
+     * The fields a node last read are its own database's: the statements are rendered once per kind of database and
+     * shared by every database of that kind a process opens (a test's many, a copy's source and target), and a field
+     * of another database with the same id and updated_at is another field.
+     */
+    @Test
+    void aFieldOfAnotherDatabaseWithTheSameIdAndUpdatedAtIsNotTakenForThisOnes() throws Exception {
+        Path elsewhere = Files.createDirectories(temporaryDirectory.resolve("elsewhere"));
+        try (OpenedDatabases others = new OpenedDatabases(databaseUnderTest.reused(elsewhere))) {
+            SqlDatabase other = others.openNode();
+            assertEquals(owner, TestApplications.create(other.applications(), "owner", "owner key", CREATED)
+                    .application().id(), "the same application id in both");
+            CustomField text = fields.create(owner, field("chapter", CustomFieldType.TEXT), 100, WEBSITE).field()
+                    .orElseThrow();
+            CustomField choice = other.customFields().create(owner, field("chapter", CustomFieldType.CHOICE, "North",
+                    "South"), 100, WEBSITE).field().orElseThrow();
+            assertEquals(List.of(text.id(), text.updatedAt()), List.of(choice.id(), choice.updatedAt()));
+            Clock clock = Clock.fixed(LATER, ZoneOffset.UTC);
+            Map<String, Object> east = Map.of("first_name", "Ada", "last_name", "L", "custom", Map.of("chapter", "East"));
+
+            new DonorService(donors, clock).create(owner, WEBSITE, DonorChanges.from(east), Optional.empty());
+
+            assertThrows(InvalidInputException.class, () -> new DonorService(other.donors(), clock).create(owner,
+                    WEBSITE, DonorChanges.from(east), Optional.empty()), "East is no choice of the other's field");
+        }
     }
 
     @Test

@@ -240,6 +240,13 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         return RENDERED.computeIfAbsent(kind, DonorQueries::rendered);
     }
 
+    /** These statements for one database: what it remembers of its reads (its fields) is its own. */
+    public DonorQueries forOneDatabase() {
+        return new DonorQueries(kind, rows, findForUpdate, findForConsent, documentColumns, documents, insert, update,
+                updateKeepingIndexed, changes, findByExternalIdForUpdate, keys, atInsert, trail, words, wordCount,
+                duplicateKeys, sharingKeys, fields.withReadsOfItsOwn(), consent);
+    }
+
     private static DonorQueries rendered(DatabaseKind kind) {
         DSLContext renderer = kind.renderer();
         var byExternalId = DSL.select(DonorColumns.SELECTED).from(DONORS).where(DONORS.APPLICATION_ID.eq(APPLICATION),

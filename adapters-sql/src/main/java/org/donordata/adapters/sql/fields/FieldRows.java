@@ -92,6 +92,15 @@ public final class FieldRows {
                 Statement.render(kind.renderer(), ownerFields(COLUMNS)));
     }
 
+    /**
+     * The same statements with reads of their own: what one database's node has read (the statements are rendered
+     * once per kind of database, and a process may open several databases of a kind, whose fields may share ids and
+     * updated_at).
+     */
+    public FieldRows withReadsOfItsOwn() {
+        return new FieldRows(kind, heldStamps, held, committedStamps, committed);
+    }
+
     private static SelectForUpdateStep<Record> ownerFields(List<Field<?>> columns) {
         return DSL.select(columns).from(CUSTOM_FIELDS).where(CUSTOM_FIELDS.APPLICATION_ID.eq(APPLICATION))
                 .orderBy(CUSTOM_FIELDS.ID);
