@@ -3,6 +3,7 @@ package org.donordata.application;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import org.donordata.domain.ConsentPair;
 import org.donordata.domain.ConsentRequest;
@@ -93,10 +94,13 @@ public interface DonorTransaction {
     Optional<CustomField> removeCustomField(long id, Actor actor);
 
     /**
-     * Up to {@code count} of the owner's donors found holding a value of the field with this key (which ones, when more
-     * do, is the store's choice), held, in id order; each as it is now, which may no longer hold it.
+     * Hands {@code each} the owner's donors found holding a value of the field with this key, up to {@code count} at a
+     * time, each batch held and in id order, each donor as it is now (which may no longer hold it, or may come again in
+     * a later batch); the next batch is read when {@code each} returns, past the last one read, so what a batch removed
+     * is not read again (a store that keeps removed index entries until the transaction ends would otherwise walk all of
+     * them for every batch).
      */
-    List<Donor> holding(String key, int count);
+    void holding(String key, int count, Consumer<List<Donor>> each);
 
     /**
      * The owner's donor with this id, held as {@link #find} holds it, with its count of consent records, the latest

@@ -340,25 +340,17 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor, int co
             return false;
         }
         String key = removed.get().key();
-        // Until no holder is left; a batch found again unchanged (no holder in it held the value any more) ends it too.
-        List<Long> previous = List.of();
-        for (List<Donor> holders = tx.holding(key, HOLDERS_AT_A_TIME); !holders.isEmpty();
-                holders = tx.holding(key, HOLDERS_AT_A_TIME)) {
-            List<Long> ids = holders.stream().map(Donor::id).toList();
-            if (ids.equals(previous)) {
-                break;
-            }
-            previous = ids;
+        tx.holding(key, HOLDERS_AT_A_TIME, holders -> {
             for (Donor holder : holders) {
                 DonorDetails before = holder.details();
-                // Read held, it may have lost the value since it was found (erased, merged, modified): then it is
-                // left as it is, erasure's and merge's marks included.
+                // Read held, it may have lost the value since it was found (erased, merged, modified, or met in an
+                // earlier batch through another of its choices): then it is left as it is.
                 if (before.custom().get(key) != null) {
                     DonorDetails after = before.with(Map.of(DonorField.CUSTOM, before.custom().without(key)));
                     tx.update(holder, after, record(AuditAction.MODIFIED, before, after));
                 }
             }
-        }
+        });
         return true;
     }
 }

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -433,8 +434,13 @@ public final class InMemoryDonorRepository implements DonorRepository, AuditTrai
         }
 
         @Override
-        public List<Donor> holding(String key, int count) {
-            return owned(owner).filter(donor -> donor.details().custom().get(key) != null).limit(count).toList();
+        public void holding(String key, int count, Consumer<List<Donor>> each) {
+            List<Long> ids = owned(owner).filter(donor -> donor.details().custom().get(key) != null).map(Donor::id)
+                    .sorted().toList();
+            for (int from = 0; from < ids.size(); from += count) {
+                each.accept(ids.subList(from, Math.min(ids.size(), from + count)).stream().map(this::find)
+                        .flatMap(Optional::stream).toList());
+            }
         }
 
         @Override

@@ -34,6 +34,7 @@ import org.donordata.application.AuditAction;
 import org.donordata.application.AuditRecord;
 import org.donordata.application.AuditTrail;
 import org.donordata.application.Changed;
+import org.donordata.application.DonorChangeRecord;
 import org.donordata.application.DonorDocuments;
 import org.donordata.application.TestApplications;
 import org.donordata.domain.CustomField;
@@ -44,6 +45,7 @@ import org.donordata.domain.CustomFilter;
 import org.donordata.domain.CustomValues;
 import org.donordata.domain.Donor;
 import org.donordata.domain.DonorChanges;
+import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.ExpectedVersion;
@@ -339,8 +341,56 @@ public abstract class CustomFieldRepositoryContract {
         assertEquals(none, donors.find(owner, none.id()).orElseThrow());
         assertEquals(CustomValues.NONE, donors.find(owner, south.id()).orElseThrow().details().custom());
         CustomField again = created(owner, field("chapter", CustomFieldType.INTEGER));
-        assertEquals(List.of(), donors.write(owner, LATER, tx -> tx.holding(again.key(), 10)),
+        assertEquals(List.of(), holders(again.key()),
                 "a field defined again under the key finds no value of the one removed");
+    }
+
+    /** Every holder of the key, as the store hands them over (DonorTransaction.holding). */
+    private List<Donor> holders(String key) {
+        return donors.write(owner, LATER, tx -> {
+            List<Donor> all = new ArrayList<>();
+            tx.holding(key, 10, all::addAll);
+            return all;
+        });
+    }
+
+    /**
+     * A removal's batches: each read past the last entry of the one before, a boundary inside one value's entries as
+     * well as between values, whether or not the batch before changed its donors (a read that started again from the
+     * range's start would hand the same donors over and over, and never end where nothing changes).
+     */
+    @Test
+    void holdersAreHandedOverInBatchesEachOnceAndEachBatchInIdOrder() {
+        created(owner, field("chapter", CustomFieldType.TEXT));
+        List<Long> holding = new ArrayList<>();
+        for (String chapter : List.of("North", "South", "North", "South", "North")) {
+            holding.add(createdDonor(owner, document("first_name", "Ada", "last_name", "Lovelace",
+                    "custom", document("chapter", chapter))).id());
+        }
+        createdDonor(owner, document("first_name", "Bob", "last_name", "Lovelace"));
+
+        for (boolean removing : List.of(false, true)) {
+            List<List<Long>> batches = donors.write(owner, LATER, tx -> {
+                List<List<Long>> handed = new ArrayList<>();
+                tx.holding("chapter", 2, batch -> {
+                    assertTrue(handed.size() < holding.size(), () -> "batches without end: " + handed);
+                    handed.add(batch.stream().map(Donor::id).toList());
+                    for (Donor holder : batch) {
+                        if (removing) {
+                            DonorDetails after = holder.details().with(Map.of(DonorField.CUSTOM,
+                                    holder.details().custom().without("chapter")));
+                            tx.update(holder, after, new DonorChangeRecord(AuditAction.MODIFIED,
+                                    List.of("custom.chapter"), Actor.command("test")));
+                        }
+                    }
+                });
+                return handed;
+            });
+            assertEquals(List.of(2, 2, 1), batches.stream().map(List::size).toList(), batches::toString);
+            batches.forEach(batch -> assertEquals(batch.stream().sorted().toList(), batch));
+            assertEquals(holding, batches.stream().flatMap(List::stream).sorted().toList());
+        }
+        assertEquals(List.of(), holders("chapter"), "the second pass took every value out");
     }
 
     @Test
@@ -484,7 +534,7 @@ public abstract class CustomFieldRepositoryContract {
         Donor after = donors.find(owner, ada.id()).orElseThrow();
         assertEquals(null, after.details().custom().get("chapter"), "no value of the removed field is left, and no"
                 + " text under the integer field defined again");
-        assertEquals(List.of(), donors.write(owner, LATER, tx -> tx.holding("chapter", 10)), "nor an entry of one");
+        assertEquals(List.of(), holders("chapter"), "nor an entry of one");
         List<AuditRecord> history = trail.history(owner, ada.id(), 0, 1_000);
         long removals = history.stream().filter(record -> record.fields().equals(List.of("custom.chapter"))).count();
         assertTrue(removals <= 1, history::toString);

@@ -9,8 +9,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.kit.Bindings;
@@ -35,9 +35,13 @@ import org.donordata.domain.Donor;
 import org.donordata.domain.DonorDetails;
 import org.donordata.domain.DonorField;
 import org.donordata.domain.DuplicateExternalIdException;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Param;
+import org.jooq.Record2;
+import org.jooq.Result;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 
 /**
  * A write's transaction on one owner's donor rows (DonorTransaction), run by the node's Writes (one per request, or
@@ -185,18 +189,33 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
         return FieldRows.remove(tx, queries.trail(), owner, id, actor, now);
     }
 
-    // The field's first entries in donor_words (CustomValueIndex) in the order of the words' lookup index, which reads
-    // no more of the range than that (ordered by donor, every call would sort the whole rest of it); held in id order.
+    // The field's entries in donor_words (CustomValueIndex) in the order of the words' lookup index, each batch read
+    // past the last entry of the one before (Dialect.after): a batch's updates delete its entries, which PostgreSQL and
+    // MariaDB keep in the index until the transaction ends, so read from the range's start every batch would walk all
+    // the removed ones again. In that order, not the donors', since ordered by donor every batch would sort the whole
+    // rest of the range. Each batch held in id order.
     @Override
-    public List<Donor> holding(String key, int count) {
+    public void holding(String key, int count, Consumer<List<Donor>> each) {
         String first = CustomValueIndex.keyed(key);
-        Set<Long> ids = new TreeSet<>(tx.select(DONOR_WORDS.DONOR_ID).from(DONOR_WORDS)
-                .where(DONOR_WORDS.APPLICATION_ID.eq(owner.value()), DONOR_WORDS.WORD.ge(first),
-                        DONOR_WORDS.WORD.lt(first + DonorQueries.AFTER_EVERY_LETTER))
-                .limit(count).fetch(DONOR_WORDS.DONOR_ID));
-        List<Donor> holders = new ArrayList<>();
-        ids.forEach(id -> find(id).ifPresent(holders::add));
-        return holders;
+        Condition ofKey = DONOR_WORDS.APPLICATION_ID.eq(owner.value()).and(DONOR_WORDS.WORD.ge(first))
+                .and(DONOR_WORDS.WORD.lt(first + DonorQueries.AFTER_EVERY_LETTER));
+        Condition past = DSL.noCondition();
+        for (;;) {
+            Result<Record2<String, Long>> entries = tx.select(DONOR_WORDS.WORD, DONOR_WORDS.DONOR_ID)
+                    .from(DONOR_WORDS).where(ofKey, past).orderBy(DONOR_WORDS.WORD, DONOR_WORDS.DONOR_ID)
+                    .limit(count).fetch();
+            if (entries.isEmpty()) {
+                return;
+            }
+            List<Donor> holders = new ArrayList<>();
+            new TreeSet<>(entries.getValues(DONOR_WORDS.DONOR_ID)).forEach(id -> find(id).ifPresent(holders::add));
+            each.accept(holders);
+            if (entries.size() < count) {
+                return;
+            }
+            Record2<String, Long> last = entries.get(entries.size() - 1);
+            past = queries.kind().after(DONOR_WORDS.WORD, DONOR_WORDS.DONOR_ID, last.value1(), last.value2());
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
@@ -16,6 +17,7 @@ import org.jooq.SQLDialect;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
 import org.jooq.Table;
+import org.jooq.impl.DSL;
 
 /**
  * How a database's SQL and values differ: its jOOQ dialect, how it stores and reads instants and text, the fragments a
@@ -47,6 +49,14 @@ public interface Dialect {
      * distinct ids far more slowly than it reads an IN list (docs/performance.md, "Custom values").
      */
     boolean drawsFromAJoinedTable();
+
+    /**
+     * The rows past the one at ({@code a}, {@code b}) in the order of an index whose next columns are {@code first}
+     * and {@code second}: by default the row comparison, which PostgreSQL and SQLite seek to in such an index.
+     */
+    default <A, B> Condition after(Field<A> first, Field<B> second, A a, B b) {
+        return DSL.row(first, second).gt(a, b);
+    }
 
     /** How the database takes an array of text as one parameter; empty, by default, where it takes none. */
     default Optional<ArrayParameters> arrays() {

@@ -22,6 +22,7 @@ import org.donordata.adapters.sql.kit.Reads;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.kit.UniqueConstraint;
 import org.donordata.application.StorageUnavailableException;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.QueryPart;
@@ -127,6 +128,13 @@ public final class MariadbKind implements DatabaseKind {
     @Override
     public <R extends Record> ResultQuery<R> lockedForShare(SelectForUpdateStep<R> select) {
         return select;
+    }
+
+    // MariaDB reads a row comparison from the start of the index's range and filters it; spelt out, it seeks
+    // (EXPLAIN: a range on all three columns of donor_words_lookup, one read_key and then read_next only).
+    @Override
+    public <A, B> Condition after(Field<A> first, Field<B> second, A a, B b) {
+        return first.gt(a).or(first.eq(a).and(second.gt(b)));
     }
 
     // Statements are planned with their values (the driver sends them as text); not measured joined.
