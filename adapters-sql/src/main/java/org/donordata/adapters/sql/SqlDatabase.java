@@ -165,7 +165,7 @@ public final class SqlDatabase implements AutoCloseable {
         // once (jOOQ issues 19529, 19550), so this thread uses none until the rendering is over, whether the connecting
         // succeeds or fails, and the dialect's DSLContext is made here first (docs/performance.md, "Starting").
         kind.renderer();
-        FutureTask<DonorQueries> queries = new FutureTask<>(() -> DonorQueries.of(kind).forOneDatabase());
+        FutureTask<DonorQueries> queries = new FutureTask<>(() -> DonorQueries.forOneDatabase(kind));
         Thread.ofPlatform().name("sql-rendering").daemon().start(queries);
         HikariDataSource dataSource = null;
         SQLException unchecked = null;

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 /** The group-committing writer (SQLite's, and each MariaDB node's): writes share commits, and each is answered only as its group commits. */
 class GroupCommitWriterTest extends DonorRepositoryTestBase {
 
-    private static final DonorQueries QUERIES = DonorQueries.of(SqliteKind.INSTANCE);
+    private static final DonorQueries QUERIES = DonorQueries.forOneDatabase(SqliteKind.INSTANCE);
     private static final DonorChangeRecord CREATION = new DonorChangeRecord(AuditAction.CREATED,
             List.of(DonorField.FIRST_NAME.key()), RepositoryWrites.TESTER);
 

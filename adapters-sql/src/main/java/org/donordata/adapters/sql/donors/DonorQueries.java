@@ -233,18 +233,17 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     private static final Map<DatabaseKind, DonorQueries> RENDERED = new ConcurrentHashMap<>();
 
     /**
-     * The statements of this kind of database: rendered once per process (their lazily rendered pages are kept in
-     * thread-safe maps), since rendering them took a tenth of an open's processor time.
+     * The statements of this kind of database, for one database of it: rendered once per process (their lazily rendered
+     * pages are kept in thread-safe maps), since rendering them took a tenth of an open's processor time, while what
+     * they remember of the database's reads (its fields) is that database's own.
      */
-    public static DonorQueries of(DatabaseKind kind) {
-        return RENDERED.computeIfAbsent(kind, DonorQueries::rendered);
-    }
-
-    /** These statements for one database: what it remembers of its reads (its fields) is its own. */
-    public DonorQueries forOneDatabase() {
-        return new DonorQueries(kind, rows, findForUpdate, findForConsent, documentColumns, documents, insert, update,
-                updateKeepingIndexed, changes, findByExternalIdForUpdate, keys, atInsert, trail, words, wordCount,
-                duplicateKeys, sharingKeys, fields.withReadsOfItsOwn(), consent);
+    public static DonorQueries forOneDatabase(DatabaseKind kind) {
+        DonorQueries rendered = RENDERED.computeIfAbsent(kind, DonorQueries::rendered);
+        return new DonorQueries(kind, rendered.rows, rendered.findForUpdate, rendered.findForConsent,
+                rendered.documentColumns, rendered.documents, rendered.insert, rendered.update,
+                rendered.updateKeepingIndexed, rendered.changes, rendered.findByExternalIdForUpdate, rendered.keys,
+                rendered.atInsert, rendered.trail, rendered.words, rendered.wordCount, rendered.duplicateKeys,
+                rendered.sharingKeys, rendered.fields.withReadsOfItsOwn(), rendered.consent);
     }
 
     private static DonorQueries rendered(DatabaseKind kind) {
