@@ -81,9 +81,10 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
     }
 
     /**
-     * Runs the write in a group of its own, without a savepoint: a savepoint keeps the original of every page its write
-     * changes until it ends, which SQLite's pool holds in memory (sqlite.SqliteFile), and a write that changes a great
-     * many donors would hold as much memory as they take (docs/performance.md, "Savepoint journals in memory").
+     * Runs the write in a group of its own (its turn taken first, as every group's), without a savepoint: a savepoint
+     * keeps the original of every page its write changes until it ends, which a pool may hold in memory, and a write
+     * that changes a great many donors would hold as much memory as they take (docs/performance.md, "Savepoint journals
+     * in memory").
      */
     @Override
     public <T> T writeAlone(Write<T> write) {
