@@ -49,6 +49,7 @@ import org.donordata.adapters.sql.kit.Writes;
 import org.donordata.adapters.sql.trail.SqlAuditTrail;
 import org.donordata.adapters.sql.trail.TrailStorage;
 import org.donordata.adapters.sql.consent.ConsentStorage;
+import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.fields.FieldStorage;
 import org.donordata.adapters.sql.fields.SqlCustomFieldRepository;
 import org.donordata.adapters.sql.webhooks.SqlWebhookRepository;
@@ -116,7 +117,8 @@ public final class SqlDatabase implements AutoCloseable {
         this.dsl = kind.using(dataSource);
         this.failures = new StorageFailures(kind);
         failures.installOn(dsl.configuration());
-        dsl.configuration().setAppending(TransactionListener.onRollbackEnd(rolledBack -> queries.fields().forgetAll()));
+        FieldRows fields = FieldRows.of(kind);
+        dsl.configuration().setAppending(TransactionListener.onRollbackEnd(rolledBack -> fields.forgetAll()));
         this.kind = kind;
         this.jdbcUrl = settings.jdbcUrl();
         // Keys' last uses are written off the requests that used them; those under way finish before the pool closes.
@@ -132,10 +134,10 @@ public final class SqlDatabase implements AutoCloseable {
         Writes writes = access.writes();
         this.unguardedWrites = writes;
         this.writes = failures.guard(writes);
-        this.donors = new SqlDonorRepository(queries, failures.guard(reads), this.writes);
+        this.donors = new SqlDonorRepository(queries, fields, failures.guard(reads), this.writes);
         this.webhooks = new SqlWebhookRepository(dsl, kind, this.writes, donors);
         this.customFields = new SqlCustomFieldRepository(dsl, kind, this.writes, queries.trail(), failures.guard(reads),
-                queries.fields());
+                fields);
     }
 
     /** {@link #open(DatabaseSettings, Duration)} with the default api-key cache lifetime. */
@@ -165,7 +167,7 @@ public final class SqlDatabase implements AutoCloseable {
         // once (jOOQ issues 19529, 19550), so this thread uses none until the rendering is over, whether the connecting
         // succeeds or fails, and the dialect's DSLContext is made here first (docs/performance.md, "Starting").
         kind.renderer();
-        FutureTask<DonorQueries> queries = new FutureTask<>(() -> DonorQueries.forOneDatabase(kind));
+        FutureTask<DonorQueries> queries = new FutureTask<>(() -> DonorQueries.of(kind));
         Thread.ofPlatform().name("sql-rendering").daemon().start(queries);
         HikariDataSource dataSource = null;
         SQLException unchecked = null;

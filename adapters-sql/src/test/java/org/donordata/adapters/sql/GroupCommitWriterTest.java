@@ -20,6 +20,7 @@ import java.util.concurrent.Future;
 
 import org.donordata.adapters.sql.donors.DonorQueries;
 import org.donordata.adapters.sql.donors.DonorRows;
+import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.sqlite.SqliteKind;
 import org.donordata.application.AuditAction;
 import org.donordata.application.DonorChangeRecord;
@@ -38,7 +39,9 @@ import org.junit.jupiter.api.Test;
 /** The group-committing writer (SQLite's, and each MariaDB node's): writes share commits, and each is answered only as its group commits. */
 class GroupCommitWriterTest extends DonorRepositoryTestBase {
 
-    private static final DonorQueries QUERIES = DonorQueries.forOneDatabase(SqliteKind.INSTANCE);
+    private static final DonorQueries QUERIES = DonorQueries.of(SqliteKind.INSTANCE);
+    /** This test's database's own reads of its fields, as SqlDatabase makes them per open. */
+    private final FieldRows fields = FieldRows.of(SqliteKind.INSTANCE);
     private static final DonorChangeRecord CREATION = new DonorChangeRecord(AuditAction.CREATED,
             List.of(DonorField.FIRST_NAME.key()), RepositoryWrites.TESTER);
 
@@ -128,11 +131,11 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         writer = unstartedWriter();
         Future<Donor> before = submitInsert(person("Ada", "crm-1"));
         awaitQueued(1);
-        Future<Donor> alone = callers.submit(() -> writer.writeAlone(tx -> new DonorRows(tx, QUERIES, owner, CREATED)
+        Future<Donor> alone = callers.submit(() -> writer.writeAlone(tx -> new DonorRows(tx, QUERIES, fields, owner, CREATED)
                 .insert(person("Grace", "crm-2"), CREATION)));
         awaitQueued(2);
         Future<Donor> refusedAlone = callers.submit(() -> writer.writeAlone(tx -> {
-            DonorRows rows = new DonorRows(tx, QUERIES, owner, CREATED);
+            DonorRows rows = new DonorRows(tx, QUERIES, fields, owner, CREATED);
             rows.insert(person("Barbara", "crm-3"), CREATION);
             return rows.insert(person("Edsger", "crm-1"), CREATION);
         }));
@@ -187,7 +190,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         }
         assertEquals(0, writer.commits());
         assertEquals(0, storedDonors());
-        assertEquals("Edsger", writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED).insert(person("Edsger", null), CREATION))
+        assertEquals("Edsger", writer.write(tx -> new DonorRows(tx, QUERIES, fields, owner, CREATED).insert(person("Edsger", null), CREATION))
                 .details().text(DonorField.FIRST_NAME), "the writer goes on after a failed group");
     }
 
@@ -197,7 +200,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
         submitInsert(person("Ada", null));
         awaitQueued(1);
 
-        assertThrows(ServiceBusyException.class, () -> writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED)
+        assertThrows(ServiceBusyException.class, () -> writer.write(tx -> new DonorRows(tx, QUERIES, fields, owner, CREATED)
                 .insert(person("Grace", null), CREATION)));
     }
 
@@ -261,7 +264,7 @@ class GroupCommitWriterTest extends DonorRepositoryTestBase {
     }
 
     private Future<Donor> submitInsert(DonorDetails details) {
-        return callers.submit(() -> writer.write(tx -> new DonorRows(tx, QUERIES, owner, CREATED).insert(details,
+        return callers.submit(() -> writer.write(tx -> new DonorRows(tx, QUERIES, fields, owner, CREATED).insert(details,
                 CREATION)));
     }
 

@@ -27,7 +27,6 @@ import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.adapters.sql.kit.Ordering;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.consent.ConsentRows;
-import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.trail.TrailAppend;
 import org.donordata.application.ApplicationId;
 import org.donordata.application.Changed;
@@ -73,7 +72,6 @@ import org.jooq.impl.DSL;
  * @param words a donor's search words
  * @param wordCount how many words of an owner's donors a search term begins, up to a limit (SearchPlan)
  * @param sharingKeys the donors that share the most of some duplicate keys with a donor, as rows
- * @param fields the owner's custom fields, as a write reads them
  * @param consent a donor's consent records, as writes and the list read them
  */
 public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpdate, Statement findForConsent,
@@ -81,7 +79,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
         Statement insert, Statement update, Statement updateKeepingIndexed, Statement changes,
         Statement findByExternalIdForUpdate,
         IdempotencyKeyRows.Statements keys, Sequencing.AtInsert atInsert, TrailAppend trail, DonorWords words,
-        Statement wordCount, Statement duplicateKeys, Statement sharingKeys, FieldRows fields, ConsentRows consent) {
+        Statement wordCount, Statement duplicateKeys, Statement sharingKeys, ConsentRows consent) {
 
     /**
      * The reads of one selection: a donor by id, a page in id order, a filtered page, and a searched page (rendered when
@@ -233,17 +231,12 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
     private static final Map<DatabaseKind, DonorQueries> RENDERED = new ConcurrentHashMap<>();
 
     /**
-     * The statements of this kind of database, for one database of it: rendered once per process (their lazily rendered
-     * pages are kept in thread-safe maps), since rendering them took a tenth of an open's processor time, while what
-     * they remember of the database's reads (its fields) is that database's own.
+     * The statements of this kind of database: rendered once per process (their lazily rendered pages are kept in
+     * thread-safe maps), since rendering them took a tenth of an open's processor time. They hold nothing of any one
+     * database: what a database's node remembers of its reads (FieldRows) is its own.
      */
-    public static DonorQueries forOneDatabase(DatabaseKind kind) {
-        DonorQueries rendered = RENDERED.computeIfAbsent(kind, DonorQueries::rendered);
-        return new DonorQueries(kind, rendered.rows, rendered.findForUpdate, rendered.findForConsent,
-                rendered.documentColumns, rendered.documents, rendered.insert, rendered.update,
-                rendered.updateKeepingIndexed, rendered.changes, rendered.findByExternalIdForUpdate, rendered.keys,
-                rendered.atInsert, rendered.trail, rendered.words, rendered.wordCount, rendered.duplicateKeys,
-                rendered.sharingKeys, rendered.fields.withReadsOfItsOwn(), rendered.consent);
+    public static DonorQueries of(DatabaseKind kind) {
+        return RENDERED.computeIfAbsent(kind, DonorQueries::rendered);
     }
 
     private static DonorQueries rendered(DatabaseKind kind) {
@@ -266,7 +259,7 @@ public record DonorQueries(DatabaseKind kind, Reading rows, Statement findForUpd
                 IdempotencyKeyRows.Statements.of(kind), Sequencing.AtInsert.of(kind), TrailAppend.of(kind),
                 DonorWords.of(kind), Statement.render(renderer, wordCountQuery(kind)),
                 Statement.render(renderer, duplicateKeysQuery()), Statement.render(renderer, sharingKeysQuery(kind, documents)),
-                FieldRows.of(kind), ConsentRows.of(kind));
+                ConsentRows.of(kind));
     }
 
     private static SelectConditionStep<Record> byId(List<Field<?>> selected) {

@@ -49,7 +49,8 @@ import org.jooq.impl.DSL;
  * the donor's row names its latest record, which a change inserts just before the row changes, or which a new row
  * names ahead where the database tells the next record's id).
  */
-public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner, Instant now) implements DonorTransaction {
+public record DonorRows(DSLContext tx, DonorQueries queries, FieldRows fields, ApplicationId owner, Instant now)
+        implements DonorTransaction {
 
     private static final UniqueConstraint EXTERNAL_ID = new UniqueConstraint(
             "donors_application_external_id_unique", "donors.application_id, donors.external_id");
@@ -181,7 +182,7 @@ public record DonorRows(DSLContext tx, DonorQueries queries, ApplicationId owner
 
     @Override
     public List<CustomField> customFields() {
-        return queries.fields().held(tx, owner);
+        return fields.held(tx, owner);
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
+import org.donordata.adapters.sql.fields.FieldRows;
 import org.donordata.adapters.sql.kit.Bindings;
 import org.donordata.adapters.sql.kit.Reads;
 import org.donordata.adapters.sql.kit.Statement;
@@ -36,13 +37,15 @@ import org.donordata.domain.SearchQuery;
 public final class SqlDonorRepository implements DonorRepository {
 
     private final DonorQueries queries;
+    private final FieldRows fields;
     private final Reads reads;
     private final Writes writes;
     private final ChangeEvents events;
     private final SearchWindow window;
 
-    public SqlDonorRepository(DonorQueries queries, Reads reads, Writes writes) {
+    public SqlDonorRepository(DonorQueries queries, FieldRows fields, Reads reads, Writes writes) {
         this.queries = queries;
+        this.fields = fields;
         this.events = ChangeEvents.of(queries.kind());
         this.window = SearchWindow.of(queries.kind());
         this.reads = reads;
@@ -277,11 +280,11 @@ public final class SqlDonorRepository implements DonorRepository {
     /** The write runs in the transaction its Writes gives it, on this node's connections: see DonorRows. */
     @Override
     public <T> T write(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {
-        return writes.write(tx -> write.apply(new DonorRows(tx, queries, owner, now)));
+        return writes.write(tx -> write.apply(new DonorRows(tx, queries, fields, owner, now)));
     }
 
     @Override
     public <T> T writeAlone(ApplicationId owner, Instant now, Function<DonorTransaction, T> write) {
-        return writes.writeAlone(tx -> write.apply(new DonorRows(tx, queries, owner, now)));
+        return writes.writeAlone(tx -> write.apply(new DonorRows(tx, queries, fields, owner, now)));
     }
 }

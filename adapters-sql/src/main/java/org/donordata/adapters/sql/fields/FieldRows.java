@@ -84,21 +84,16 @@ public final class FieldRows {
         this.committed = committed;
     }
 
+    /**
+     * One database's: what it remembers of its reads is that database's alone (a process may open several databases of
+     * a kind, whose fields may share ids and updated_at), so made per open, not with the statements shared per kind.
+     */
     public static FieldRows of(DatabaseKind kind) {
         List<Field<?>> stamps = List.of(CUSTOM_FIELDS.ID, CUSTOM_FIELDS.UPDATED_AT);
         return new FieldRows(kind, Statement.render(kind.renderer(), kind.lockedForShare(ownerFields(stamps))),
                 Statement.render(kind.renderer(), kind.lockedForShare(ownerFields(COLUMNS))),
                 Statement.render(kind.renderer(), ownerFields(stamps)),
                 Statement.render(kind.renderer(), ownerFields(COLUMNS)));
-    }
-
-    /**
-     * The same statements with reads of their own: what one database's node has read (the statements are rendered
-     * once per kind of database, and a process may open several databases of a kind, whose fields may share ids and
-     * updated_at).
-     */
-    public FieldRows withReadsOfItsOwn() {
-        return new FieldRows(kind, heldStamps, held, committedStamps, committed);
     }
 
     private static SelectForUpdateStep<Record> ownerFields(List<Field<?>> columns) {
