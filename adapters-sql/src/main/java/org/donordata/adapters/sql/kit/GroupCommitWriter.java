@@ -154,11 +154,11 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
                 if (first == null) {
                     continue;
                 }
-                group.add(first);
                 if (first.alone()) {
                     commitAlone(first);
                     continue;
                 }
+                group.add(first);
                 // Up to the next write that must run alone: it starts the group after this one.
                 for (Queued<?> next = queue.peek(); next != null && !next.alone() && group.size() < maxGroup;
                         next = queue.peek()) {
@@ -193,9 +193,7 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
             group.forEach(queued -> queued.answer().completeExceptionally(failure));
             return;
         }
-        commits.incrementAndGet();
-        committedWrites.addAndGet(group.size());
-        lastProgress = System.nanoTime();
+        committed(group.size());
         for (int i = 0; i < group.size(); i++) {
             answer(group.get(i), results[i], refusals[i]);
         }
@@ -213,10 +211,14 @@ public final class GroupCommitWriter implements Writes, AutoCloseable {
             alone.answer().completeExceptionally(failure);
             return;
         }
-        commits.incrementAndGet();
-        committedWrites.incrementAndGet();
-        lastProgress = System.nanoTime();
+        committed(1);
         answer(alone, result, null);
+    }
+
+    private void committed(int writes) {
+        commits.incrementAndGet();
+        committedWrites.addAndGet(writes);
+        lastProgress = System.nanoTime();
     }
 
     @SuppressWarnings("unchecked")
