@@ -52,7 +52,8 @@ public interface Dialect {
 
     /**
      * The rows past the one at ({@code a}, {@code b}) in the order of an index whose next columns are {@code first}
-     * and {@code second}: by default the row comparison, which PostgreSQL and SQLite seek to in such an index.
+     * and {@code second}: by default the row comparison; a database that reads that form from the start of the index's
+     * range, not seeking to it, spells it out.
      */
     default <A, B> Condition after(Field<A> first, Field<B> second, A a, B b) {
         return DSL.row(first, second).gt(a, b);
