@@ -47,9 +47,10 @@ final class BackupCommand implements Callable<Integer> {
     public Integer call() {
         Settings settings = Settings.fromEnvironment(env);
         PrintWriter out = spec.commandLine().getOut();
+        Path into = SqlDatabase.backupDirectory(settings.database(),
+                Optional.ofNullable(directory).or(() -> settings.backups().directory()));
         SqlDatabase.requireExisting(settings.database());
         try (SqlDatabase database = SqlDatabase.open(settings.database())) {
-            Path into = database.backupDirectory(Optional.ofNullable(directory).or(() -> settings.backups().directory()));
             SqlDatabase.Backup backup = atLowestPriority(() -> database.backUp(into, Clock.systemUTC().instant(),
                     progress(spec.commandLine().getErr(), Terminal.attached() != null)));
             out.printf("Backed up to %s: %,d bytes, %,d donors.%n", backup.file(), backup.bytes(), backup.donors());

@@ -166,6 +166,18 @@ class BackupCommandTest {
                 misplaced.err().strip());
     }
 
+    /** Refused by its URL before anything connects: neither a server that is down nor one that is up is touched. */
+    @Test
+    void aServerDatabaseIsRefusedBeforeItIsReached() {
+        for (String[] server : new String[][] {{"jdbc:postgresql://127.0.0.1:1/donors", "pg_dump"},
+                {"jdbc:mariadb://127.0.0.1:1/donors", "mariadb-dump"}}) {
+            CommandRun refused = CommandRun.of(Map.of("DONORS_DB_URL", server[0]), "backup");
+            assertEquals(1, refused.exit());
+            assertTrue(refused.err().startsWith("error: backup copies a SQLite database file;")
+                    && refused.err().contains(server[1]), refused.err());
+        }
+    }
+
     @Test
     void serverDatabasesAreRefusedNamingTheirTools() {
         try (TestDatabase postgres = TestDatabase.postgres()) {

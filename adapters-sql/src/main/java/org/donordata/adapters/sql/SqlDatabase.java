@@ -353,6 +353,20 @@ public final class SqlDatabase implements AutoCloseable {
      * @throws UnsupportedOperationException on a server database, naming its own tool
      */
     public Path backupDirectory(Optional<Path> chosen) {
+        return backupDirectory(kind, jdbcUrl, chosen);
+    }
+
+    /**
+     * Where backups of the database of {@code settings} go, asked before anything opens it: a server's database is
+     * refused, naming its own tool, without a connection made or its schema migrated.
+     *
+     * @throws UnsupportedOperationException on a server database, naming its own tool
+     */
+    public static Path backupDirectory(DatabaseSettings settings, Optional<Path> chosen) {
+        return backupDirectory(SupportedDatabases.forUrl(settings.jdbcUrl()), settings.jdbcUrl(), chosen);
+    }
+
+    private static Path backupDirectory(DatabaseKind kind, String jdbcUrl, Optional<Path> chosen) {
         // Asked even when a directory is chosen: a server's database refuses here, naming its own tool.
         Path byDefault = kind.backupDirectory(jdbcUrl);
         return chosen.orElse(byDefault).toAbsolutePath();
