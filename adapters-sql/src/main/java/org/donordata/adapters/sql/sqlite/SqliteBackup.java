@@ -224,8 +224,7 @@ final class SqliteBackup {
         try (BackupFiles.Held held = holding.get()) {
             long mark = backupMark(backup);
             List<long[]> erased = replayErasures ? erasedAfter(database, mark) : List.of();
-            Path aside = database.resolveSibling(database.getFileName() + ".before-restore-"
-                    + BackupFiles.stamp(now));
+            Path aside = asideName(database, now);
             for (String suffix : List.of("", "-wal", "-shm")) {
                 Path file = Path.of(database + suffix);
                 if (Files.exists(file)) {
@@ -270,6 +269,19 @@ final class SqliteBackup {
             throw new IllegalArgumentException(backup + " is not a backup of this service's database ("
                     + unreadable.getMessage().lines().findFirst().orElse("") + "); nothing was changed.");
         }
+    }
+
+    /**
+     * Where the replaced database is kept: named by the second, and by a number after it when a restore of the same
+     * second kept one there already (two restores in a row), with its -wal and -shm.
+     */
+    private static Path asideName(Path database, Instant now) {
+        String stamped = database.getFileName() + ".before-restore-" + BackupFiles.stamp(now);
+        Path aside = database.resolveSibling(stamped);
+        for (int another = 2; Files.exists(aside) || Files.exists(Path.of(aside + "-wal")); another++) {
+            aside = database.resolveSibling(stamped + "-" + another);
+        }
+        return aside;
     }
 
     private static String noDatabase(Path database) {
