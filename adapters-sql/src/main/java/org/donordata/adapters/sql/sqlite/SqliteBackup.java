@@ -222,8 +222,8 @@ final class SqliteBackup {
                     + " changed.");
         }
         try (BackupFiles.Held held = holding.get()) {
-            long mark = backupMark(backup);
-            List<long[]> erased = replayErasures ? erasedAfter(database, mark) : List.of();
+            checked(backup);
+            List<long[]> erased = replayErasures ? liveInTheBackup(backup, erasedIn(database)) : List.of();
             Path aside = asideName(database, now);
             for (String suffix : List.of("", "-wal", "-shm")) {
                 Path file = Path.of(database + suffix);
@@ -240,38 +240,6 @@ final class SqliteBackup {
     }
 
     /**
-     * The backup's last trail record: every record the current database has past it was written after the backup.
-     *
-     * @throws IllegalArgumentException when the file is no whole backup of this service's database
-     */
-    private static long backupMark(Path backup) {
-        if (!Files.isRegularFile(backup)) {
-            throw new IllegalArgumentException(backup + " is no file; nothing was changed.");
-        }
-        try {
-            BackupFiles.requireUnchanged(backup);
-        } catch (IOException unreadable) {
-            throw new IllegalArgumentException(backup + " cannot be read (" + unreadable.getMessage() + "); nothing was"
-                    + " changed.");
-        }
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:file:" + backup + "?mode=ro");
-                Statement read = connection.createStatement()) {
-            String verdict = integrity(read);
-            if (!"ok".equals(verdict)) {
-                throw new IllegalArgumentException(backup + " fails its check (" + verdict + "); nothing was"
-                        + " changed.");
-            }
-            try (ResultSet mark = read.executeQuery("SELECT coalesce(max(id), 0) FROM audit_trail")) {
-                mark.next();
-                return mark.getLong(1);
-            }
-        } catch (SQLException unreadable) {
-            throw new IllegalArgumentException(backup + " is not a backup of this service's database ("
-                    + unreadable.getMessage().lines().findFirst().orElse("") + "); nothing was changed.");
-        }
-    }
-
-    /**
      * Where the replaced database is kept: named by the second, and by a number after it when a restore of the same
      * second kept one there already (two restores in a row), with its -wal and -shm.
      */
@@ -284,25 +252,65 @@ final class SqliteBackup {
         return aside;
     }
 
+    /**
+     * Checks that the file is a whole backup of this service's database.
+     *
+     * @throws IllegalArgumentException when it is not
+     */
+    private static void checked(Path backup) {
+        if (!Files.isRegularFile(backup)) {
+            throw new IllegalArgumentException(backup + " is no file; nothing was changed.");
+        }
+        try {
+            BackupFiles.requireUnchanged(backup);
+        } catch (IOException unreadable) {
+            throw new IllegalArgumentException(backup + " cannot be read (" + unreadable.getMessage() + "); nothing was"
+                    + " changed.");
+        }
+        try (Connection connection = readOnly(backup); Statement read = connection.createStatement()) {
+            String verdict = integrity(read);
+            if (!"ok".equals(verdict)) {
+                throw new IllegalArgumentException(backup + " fails its check (" + verdict + "); nothing was"
+                        + " changed.");
+            }
+            read.executeQuery("SELECT count(*) FROM audit_trail").close();
+        } catch (SQLException unreadable) {
+            throw new IllegalArgumentException(backup + " is not a backup of this service's database ("
+                    + unreadable.getMessage().lines().findFirst().orElse("") + "); nothing was changed.");
+        }
+    }
+
+    private static Connection readOnly(Path file) throws SQLException {
+        return DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro");
+    }
+
     private static String noDatabase(Path database) {
         return "there is no database at " + database + " to read the erasures it recorded after the backup from: if"
                 + " this is a new machine, restore with --without-erasure-replay and erase again the donors your"
                 + " records say were erased after the backup (docs/deployment.md, \"Backups\"); nothing was changed.";
     }
 
-    /** The donors the current database's trail records as erased after the backup's mark, in the order erased. */
-    private static List<long[]> erasedAfter(Path database, long mark) {
+    /** A donor the current database's trail records as erased: its application, id and when it was created. */
+    private record Erased(long application, long donor, String createdAt) {
+    }
+
+    /**
+     * Every donor the current database's trail records as erased, in the order erased. Not only those past the backup's
+     * last record: after an older backup was restored, the trail's ids run on from that backup's, so an erasure made
+     * since can have an id a newer backup holds too (docs/deployment.md, "Backups").
+     */
+    private static List<Erased> erasedIn(Path database) {
         if (!Files.exists(database)) {
             throw new IllegalArgumentException(noDatabase(database));
         }
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:file:" + database + "?mode=ro");
-                PreparedStatement read = connection.prepareStatement("SELECT application_id, donor_id FROM audit_trail"
-                        + " WHERE action = 'erased' AND id > ? ORDER BY id")) {
-            read.setLong(1, mark);
-            List<long[]> erased = new ArrayList<>();
+        try (Connection connection = readOnly(database);
+                PreparedStatement read = connection.prepareStatement("SELECT t.application_id, t.donor_id,"
+                        + " d.created_at FROM audit_trail t JOIN donors d ON d.id = t.donor_id"
+                        + " WHERE t.action = 'erased' ORDER BY t.id")) {
+            List<Erased> erased = new ArrayList<>();
             try (ResultSet rows = read.executeQuery()) {
                 while (rows.next()) {
-                    erased.add(new long[] {rows.getLong(1), rows.getLong(2)});
+                    erased.add(new Erased(rows.getLong(1), rows.getLong(2), rows.getString(3)));
                 }
             }
             return erased;
@@ -312,5 +320,29 @@ final class SqliteBackup {
                     + "); restore with --without-erasure-replay to put the backup back without them, and erase"
                     + " those donors again by hand; nothing was changed.");
         }
+    }
+
+    /**
+     * Those of {@code erased} the backup holds as the same donor, not erased: its id in the same application, created
+     * at the same instant. An id the backup gives another donor (one created after the backup, on a database restored
+     * from an older one meanwhile) is not that donor's.
+     */
+    private static List<long[]> liveInTheBackup(Path backup, List<Erased> erased) throws SQLException {
+        List<long[]> live = new ArrayList<>();
+        try (Connection connection = readOnly(backup);
+                PreparedStatement read = connection.prepareStatement("SELECT 1 FROM donors WHERE id = ?"
+                        + " AND application_id = ? AND created_at = ? AND erased_at IS NULL")) {
+            for (Erased donor : erased) {
+                read.setLong(1, donor.donor());
+                read.setLong(2, donor.application());
+                read.setString(3, donor.createdAt());
+                try (ResultSet row = read.executeQuery()) {
+                    if (row.next()) {
+                        live.add(new long[] {donor.application(), donor.donor()});
+                    }
+                }
+            }
+        }
+        return live;
     }
 }
