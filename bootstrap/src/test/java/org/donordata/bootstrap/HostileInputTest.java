@@ -72,6 +72,9 @@ abstract class HostileInputTest {
         // A text field for the corpus's field requests to aim at.
         fieldId = client.post("/api/v1/fields", KEY, "{\"key\":\"chapter\",\"label\":\"Chapter\",\"type\":\"text\"}")
                 .body().getJsonNumber("data").longValueExact();
+        // A number field, for the corpus's values and filters of numbers past what a number parses to.
+        assertEquals(201, client.post("/api/v1/fields", KEY, "{\"key\":\"pledge\",\"label\":\"Pledge\","
+                + "\"type\":\"number\"}").status());
         tables = new StoredTables(database);
         tables.awaitOrdinalsNumbered();
         tables.awaitKeyUsesRecorded(1);

@@ -386,8 +386,8 @@ final class HostileRequests {
         get("consent records paged badly", "/api/v1/donors/1/consents?limit=0");
     }
 
-    // docs/api.md, "Custom values on the donor" and "Filtering on custom fields": the corpus's field is a text field,
-    // chapter.
+    // docs/api.md, "Custom values on the donor" and "Filtering on custom fields": the corpus's fields are a text field,
+    // chapter, and a number field, pledge.
     private void badCustomValues() {
         String nested = "[".repeat(40) + "]".repeat(40);
         for (String custom : List.of("[]", "\"chapter\"", "null", "1", "{\"nope\":\"x\"}", "{\"Chapter\":\"x\"}",
@@ -395,7 +395,8 @@ final class HostileRequests {
                 "{\"chapter\":\"" + "c".repeat(1_001) + "\"}", "{\"chapter\":\"a\\u0000b\"}",
                 "{\"chapter\":\"\\ud800\"}", "{\"chapter\":1" + "0".repeat(1_000) + "}",
                 "{\"chapter\":\"x\",\"chapter\":\"y\"}", "{\"chapter\":" + nested + "}",
-                "{\"\":1}", "{\"custom\":{\"chapter\":\"x\"}}")) {
+                "{\"\":1}", "{\"custom\":{\"chapter\":\"x\"}}", "{\"pledge\":1e9999999999}",
+                "{\"pledge\":-1e-9999999999}", "{\"pledge\":1e301}", "{\"pledge\":\"12\"}")) {
             String body = "{\"first_name\":\"A\",\"last_name\":\"B\",\"custom\":" + custom + "}";
             post("custom values " + shorten(custom), "/api/v1/donors", "application/json", utf8(body));
             post("custom values in a modify " + shorten(custom), "/api/v1/donors/1", "application/json",
@@ -406,7 +407,9 @@ final class HostileRequests {
         for (String query : List.of("custom.nope=x", "custom.chapter.min=a", "custom.chapter=", "custom.chapter",
                 "custom.=x", "custom=x", "custom.chapter=a&custom.chapter=b", "custom.chapter=%00",
                 "custom.chapter.max.min=1", "custom.CHAPTER=x", "custom.chapter=%20x", "custom.chapter="
-                + "c".repeat(1_001), eleven, "custom.chapter.min=1&custom.chapter.min=2")) {
+                + "c".repeat(1_001), eleven, "custom.chapter.min=1&custom.chapter.min=2", "custom.pledge=1e9999999999",
+                "custom.pledge.min=1e9999999999", "custom.pledge.max=-1e-9999999999", "custom.pledge=ten",
+                "custom.pledge.min=1e301", "custom.pledge=" + "9".repeat(401))) {
             get("custom filter " + shorten(query), "/api/v1/donors?" + query);
         }
     }

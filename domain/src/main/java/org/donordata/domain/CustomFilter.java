@@ -94,11 +94,23 @@ public record CustomFilter(String key, String from, String to, boolean exact) {
         return filters;
     }
 
+    /**
+     * A number as written, or the text when its exponent is past what a BigDecimal holds (1e9999999999): refused then as
+     * any text that is no number of the field's.
+     */
+    private static Object numberOrText(String text) {
+        try {
+            return new BigDecimal(text);
+        } catch (NumberFormatException exponentPastAnInt) {
+            return text;
+        }
+    }
+
     /** The parameter's value as a value of the field (for choices, one choice), or empty with a problem. */
     private static Optional<Object> value(CustomField field, String text, String name, List<Problem> problems) {
         Object sent = switch (field.type()) {
             case INTEGER, NUMBER -> JSON_NUMBER.matcher(text).matches() && text.length() <= 400
-                    ? new BigDecimal(text) : text;
+                    ? numberOrText(text) : text;
             case BOOLEAN -> text.equals("true") ? Boolean.TRUE : text.equals("false") ? Boolean.FALSE : text;
             case TEXT -> {
                 // Exactly as stored: a stored value is trimmed and never empty.

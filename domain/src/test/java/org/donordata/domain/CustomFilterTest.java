@@ -45,6 +45,12 @@ class CustomFilterTest {
     }
 
     @Test
+    void aNumberWhoseExponentNoBigDecimalHoldsIsAProblemNamedByItsParameter() {
+        assertEquals(List.of("custom.pledge", "custom.pledge.min"), problemsOf(parameters(
+                "custom.pledge", "1e9999999999", "custom.pledge.min", "-1e-99999999999")));
+    }
+
+    @Test
     void anArchivedFieldCanBeFilteredOnAndAMinAndMaxAreOneRange() {
         List<Problem> problems = new ArrayList<>();
         List<CustomFilter> filters = CustomFilter.parse(parameters("custom.chapter", "North",
