@@ -131,7 +131,8 @@ public record CustomFilter(String key, String from, String to, boolean exact) {
         List<Problem> found = new ArrayList<>();
         Optional<Optional<Object>> read = CustomValueChanges.read(asRead, sent, name, found);
         // The value's own rules, named by the parameter; "or null" is no choice a filter has.
-        found.forEach(problem -> problems.add(new Problem(name, problem.description().replace(", or null", ""))));
+        found.forEach(problem -> problems.add(new Problem(name, problem.description()
+                .replace("true, false or null", "true or false").replace(", or null", ""))));
         if (read.isPresent() && read.get().isEmpty()) {
             // Read as null (a text of characters that show nothing): no stored value is that, and a filter dropped
             // would list every donor.

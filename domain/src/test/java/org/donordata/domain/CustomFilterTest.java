@@ -51,6 +51,14 @@ class CustomFilterTest {
     }
 
     @Test
+    void aFlagsFilterOffersOnlyTrueAndFalse() {
+        List<Problem> problems = new ArrayList<>();
+        CustomFilter.parse(parameters("custom.vip", "null"), List.of(new CustomField(4, "vip", "VIP",
+                CustomFieldType.BOOLEAN, List.of(), false, null, false, AT, AT)), problems);
+        assertEquals(List.of(new Problem("custom.vip", "must be true or false")), problems);
+    }
+
+    @Test
     void anArchivedFieldCanBeFilteredOnAndAMinAndMaxAreOneRange() {
         List<Problem> problems = new ArrayList<>();
         List<CustomFilter> filters = CustomFilter.parse(parameters("custom.chapter", "North",
