@@ -158,16 +158,20 @@ class DonorImportTest {
                 + "{\"first_name\":\"Grace\",\"last_name\":5}\n"
                 + "[1,2]\n"
                 + "{\"first_name\":\"A\",\"first_name\":\"B\",\"last_name\":\"C\"}\n"
-                + "{\"type\":\"organization\",\"organization_name\":\"Analytical Engines Ltd\"}\n";
+                + "{\"type\":\"organization\",\"organization_name\":\"Analytical Engines Ltd\"}\n"
+                + "{\"first_name\":\"Big\",\"last_name\":\"Number\",\"notes\":1e9999999999}\n"
+                + "{\"first_name\":\"After\",\"last_name\":\"It\"}\n";
         DonorImport.Summary summary = importFile("donors.ndjson", utf8(ndjson));
 
-        assertEquals("created 2, modified 0, refused 4", summary.toString());
+        assertEquals("created 3, modified 0, refused 5", summary.toString());
+        assertEquals("line 8: the line holds a number past any a value can be", refusals.toString().lines().toList()
+                .get(4));
         List<String> lines = refusals.toString().lines().toList();
         String notOne = "the line is not one JSON object without repeated keys";
         assertEquals(List.of("line 3: " + notOne, "line 5: " + notOne, "line 6: " + notOne),
                 List.of(lines.get(0), lines.get(2), lines.get(3)));
         assertTrue(lines.get(1).startsWith("line 4: ") && lines.get(1).contains("last_name"), lines.get(1));
-        assertEquals(List.of(Boolean.TRUE, Boolean.FALSE), stored(OWNER).stream()
+        assertEquals(List.of(Boolean.TRUE, Boolean.FALSE, Boolean.FALSE), stored(OWNER).stream()
                 .sorted(java.util.Comparator.comparing(donor -> donor.get(DonorField.TYPE).toString()))
                 .map(donor -> donor.get(DonorField.DO_NOT_CONTACT)).toList());
     }
