@@ -3,6 +3,7 @@ package org.donordata.domain;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +95,9 @@ public record ConsentRequest(ConsentPair pair, ConsentStatus status, Instant giv
                     + Texts.quoteForMessage(text) + " and now is " + now));
             return Optional.empty();
         }
-        return Optional.of(instant);
+        // Kept to the microsecond on every database (docs/api.md, "Consent"): SQLite would keep nanoseconds that
+        // PostgreSQL and MariaDB drop, and two records would then order differently, and the state with them.
+        return Optional.of(instant.truncatedTo(ChronoUnit.MICROS));
     }
 
     private static Optional<String> required(Map<String, ?> body, String member, List<Problem> problems) {
