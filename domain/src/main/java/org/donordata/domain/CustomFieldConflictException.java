@@ -2,7 +2,8 @@ package org.donordata.domain;
 
 /**
  * A definition the application's other fields, or its donors' values, leave no room for (docs/api.md, "Custom
- * fields"): a key already taken, a hundred fields already, a choice some donor holds taken out. Nothing is stored.
+ * fields"): a key already taken, a hundred fields already, a choice some donor holds taken out (or, in a field of type
+ * 'choices', moved). Nothing is stored.
  */
 public final class CustomFieldConflictException extends DomainException {
 
@@ -21,6 +22,7 @@ public final class CustomFieldConflictException extends DomainException {
 
     public static CustomFieldConflictException choiceHeld(String key, String choice) {
         return new CustomFieldConflictException("choice " + Texts.quoteForMessage(choice) + " of " + key
-                + " is held by donors and cannot be taken out; change their values first.");
+                + " is held by donors and cannot be taken out, nor moved among the choices of a field of type"
+                + " 'choices'; change their values first.");
     }
 }

@@ -49,7 +49,8 @@ public interface CustomFieldRepository {
      * Stores the owner's change of a field, as long as it was last changed at {@code previousUpdatedAt}; the change's
      * own {@code updatedAt} is later, so that a field's times tell its versions apart.
      *
-     * @param choicesTakenOut choices the field had and the change takes out
+     * @param choicesTakenOut choices the field had that no donor may hold for the change: those it takes out (and, for
+     *        a field of type {@code choices} whose kept choices it moves, all of them)
      * @return false when another change came first or the field is gone: nothing was stored
      * @throws org.donordata.domain.CustomFieldConflictException when one of the owner's donors holds a choice taken
      *         out, checked with the field held, so that no write sets one meanwhile; nothing is stored

@@ -14,6 +14,7 @@ import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomFieldChanges;
 import org.donordata.domain.CustomFieldConflictException;
 import org.donordata.domain.CustomFieldNotFoundException;
+import org.donordata.domain.CustomFieldType;
 import org.donordata.domain.Page;
 import org.donordata.domain.PageRequest;
 
@@ -87,15 +88,26 @@ public final class CustomFieldService {
             Instant now = now();
             CustomField changed = changes.applyTo(current, now.isAfter(current.updatedAt()) ? now
                     : current.updatedAt().plus(1, ChronoUnit.MICROS));
-            List<String> takenOut = current.choices().stream().filter(choice -> !changed.choices().contains(choice))
-                    .toList();
-            if (fields.update(owner, changed, current.updatedAt(), takenOut, actor)) {
+            if (fields.update(owner, changed, current.updatedAt(), mayNotBeHeld(current, changed), actor)) {
                 return changed;
             }
             if (attempt == ATTEMPTS) {
                 throw new IllegalStateException("field " + id + " changed under " + ATTEMPTS + " modifies in a row");
             }
         }
+    }
+
+    /**
+     * The choices the change may make only while no donor holds them: those it takes out, and, when it moves the
+     * choices a {@code choices} field keeps into another order, all of them, since each donor's choices are stored and
+     * shown in the field's order (docs/api.md, "Custom fields"). New choices go anywhere.
+     */
+    private static List<String> mayNotBeHeld(CustomField current, CustomField changed) {
+        List<String> kept = current.choices().stream().filter(changed.choices()::contains).toList();
+        boolean moved = current.type() == CustomFieldType.CHOICES
+                && !kept.equals(changed.choices().stream().filter(current.choices()::contains).toList());
+        return moved ? current.choices()
+                : current.choices().stream().filter(choice -> !changed.choices().contains(choice)).toList();
     }
 
     /**

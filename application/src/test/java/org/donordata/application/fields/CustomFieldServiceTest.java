@@ -2,6 +2,7 @@ package org.donordata.application.fields;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
@@ -13,12 +14,16 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.donordata.application.Actor;
 import org.donordata.application.ApplicationId;
+import org.donordata.application.DonorService;
 import org.donordata.application.InMemoryDonorRepository;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.CustomFieldChanges;
+import org.donordata.domain.CustomFieldConflictException;
+import org.donordata.domain.DonorChanges;
 import org.junit.jupiter.api.Test;
 
 class CustomFieldServiceTest {
@@ -50,6 +55,34 @@ class CustomFieldServiceTest {
                 created.choices(), false, null, false, created.createdAt(), second.updatedAt().plusSeconds(1)),
                 first.updatedAt(), List.of(), ADMIN), "an update made from the first version is refused");
         assertEquals("Branch", service.get(OWNER, created.id()).label());
+    }
+
+    /**
+     * Each donor's choices are stored and shown in the field's order: a field of type choices may take new choices
+     * anywhere, but the ones it keeps move only while no donor holds them. A field of type choice holds one, in no
+     * order: its choices move freely.
+     */
+    @Test
+    void theChoicesDonorsHoldKeepTheirOrderAndNewOnesGoAnywhere() {
+        InMemoryDonorRepository donors = new InMemoryDonorRepository();
+        InMemoryCustomFieldRepository store = new InMemoryCustomFieldRepository(donors);
+        CustomFieldService service = new CustomFieldService(store, donors, Clock.systemUTC());
+        CustomField tags = service.create(OWNER, CustomFieldChanges.forCreate(Map.of("key", "tags", "label", "Tags",
+                "type", "choices", "choices", List.of("b", "a", "d"))), ADMIN);
+        CustomField size = service.create(OWNER, CustomFieldChanges.forCreate(Map.of("key", "size", "label", "Size",
+                "type", "choice", "choices", List.of("S", "M", "L"))), ADMIN);
+        new DonorService(donors, Clock.systemUTC()).create(OWNER, ADMIN, DonorChanges.from(Map.of("first_name", "Ada",
+                "last_name", "L", "custom", Map.of("tags", List.of("b", "a"), "size", "M"))), Optional.empty());
+
+        CustomFieldConflictException refused = assertThrows(CustomFieldConflictException.class, () -> service.modify(
+                OWNER, tags.id(), CustomFieldChanges.forModify(Map.of("choices", List.of("d", "a", "b"))), ADMIN));
+        assertTrue(refused.getMessage().contains("'b'") && refused.getMessage().contains("moved"),
+                refused.getMessage());
+        assertEquals(List.of("b", "a", "d"), service.get(OWNER, tags.id()).choices(), "nothing stored");
+        assertEquals(List.of("c", "b", "a", "e", "d"), service.modify(OWNER, tags.id(),
+                CustomFieldChanges.forModify(Map.of("choices", List.of("c", "b", "a", "e", "d"))), ADMIN).choices());
+        assertEquals(List.of("L", "M", "S"), service.modify(OWNER, size.id(),
+                CustomFieldChanges.forModify(Map.of("choices", List.of("L", "M", "S"))), ADMIN).choices());
     }
 
     /** A removal rewrites every holder: the store is told so (DonorRepository.writeAlone), not handed a common write. */
