@@ -57,7 +57,9 @@ public final class CustomValueChanges {
         Map<Long, Object> values = new LinkedHashMap<>();
         members.forEach((key, value) -> {
             CustomField field = byKey.get(String.valueOf(key));
-            String subject = PREFIX + (field == null ? Texts.quoteForMessage(String.valueOf(key)) : field.key());
+            // An unknown key that could be a key is named as the field would be (custom.KEY); any other is quoted.
+            String subject = PREFIX + (field != null ? field.key() : CustomField.KEY.matcher(String.valueOf(key))
+                    .matches() ? key : Texts.quoteForMessage(String.valueOf(key)));
             if (field == null) {
                 problems.add(new Problem(subject, "is not a custom field of this application"));
             } else if (field.archived()) {

@@ -110,7 +110,7 @@ class CustomValueChangesTest {
                 "custom.volunteer must be true, false or null",
                 "custom.tshirt_size must be one of 'S', 'M', 'L', or null",
                 "custom.interests must be an array of distinct choices of 'events', 'news', 'letters', or null",
-                "custom.'shoe_size' is not a custom field of this application",
+                "custom.shoe_size is not a custom field of this application",
                 "custom.'Bad Key' is not a custom field of this application"), found);
     }
 

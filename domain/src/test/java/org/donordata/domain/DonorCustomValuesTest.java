@@ -45,7 +45,7 @@ class DonorCustomValuesTest {
                 "email", "not an email", "custom", document("pledge", "ten", "tier", "gold"))));
 
         List<String> subjects = refused.problems().stream().map(Problem::subject).toList();
-        assertEquals(List.of("email", "first_name", "last_name", "custom.pledge", "custom.'tier'", "custom.chapter"),
+        assertEquals(List.of("email", "first_name", "last_name", "custom.pledge", "custom.tier", "custom.chapter"),
                 subjects);
     }
 
