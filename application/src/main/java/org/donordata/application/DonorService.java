@@ -268,7 +268,20 @@ public final class DonorService {
      */
     public long recordConsent(ApplicationId owner, Actor actor, long donorId, Map<String, ?> body) {
         DonorWrites writes = writesNow(actor);
-        ConsentRequest request = ConsentRequest.from(body, writes.now());
+        ConsentRequest request;
+        try {
+            request = ConsentRequest.from(body, writes.now());
+        } catch (InvalidInputException invalid) {
+            // The donor answers first, as a modify's does: 404 for no such donor, 409 for an erased or merged one.
+            Donor donor = donors.find(owner, donorId).orElseThrow(DonorNotFoundException::new);
+            if (donor.merged()) {
+                throw new DonorMergedException(donorId, donor.mergedInto());
+            }
+            if (donor.erased()) {
+                throw new DonorErasedException(donorId);
+            }
+            throw invalid;
+        }
         return donors.write(owner, writes.now(), tx -> writes.recordConsent(tx, donorId, request))
                 .orElseThrow(DonorNotFoundException::new);
     }

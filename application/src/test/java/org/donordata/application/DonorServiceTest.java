@@ -74,6 +74,28 @@ class DonorServiceTest {
         assertEquals(1_000, store.consents(OWNER, id, 0, DonorRepository.MAX_ROWS).orElseThrow().size());
     }
 
+    /** A record's donor answers before its body, as a modify's: 404 for none, 409 for an erased or merged one. */
+    @Test
+    void aBadRecordForNoDonorOrAnErasedOrMergedOneIsAnsweredForTheDonor() {
+        InMemoryDonorRepository store = new InMemoryDonorRepository();
+        DonorService service = new DonorService(store, Clock.fixed(NOW, ZoneOffset.UTC));
+        Map<String, Object> bad = Map.of("channel", "fax");
+        long erased = createAda(service);
+        service.erase(OWNER, FORM, erased);
+        long survivor = createAda(service);
+        long duplicate = createAda(service);
+        service.merge(OWNER, FORM, survivor, duplicate, ExpectedVersion.ANY);
+
+        assertThrows(org.donordata.domain.DonorNotFoundException.class,
+                () -> service.recordConsent(OWNER, FORM, 999, bad));
+        assertThrows(org.donordata.domain.DonorErasedException.class,
+                () -> service.recordConsent(OWNER, FORM, erased, bad));
+        assertThrows(org.donordata.domain.DonorMergedException.class,
+                () -> service.recordConsent(OWNER, FORM, duplicate, bad));
+        assertThrows(org.donordata.domain.InvalidInputException.class,
+                () -> service.recordConsent(OWNER, FORM, survivor, bad));
+    }
+
     // Evidence is never dropped: a merge keeps both donors' records past the limit, which then refuses new ones.
     @Test
     void aMergeKeepsEveryRecordOfBothDonorsPastTheLimitAndTheSurvivorTakesNoMore() {
