@@ -58,7 +58,8 @@ public record ConsentRequest(ConsentPair pair, ConsentStatus status, Instant giv
             problems.add(new Problem("statement", "must be a string or null"));
         }
         Instant givenAt = now;
-        if (body.containsKey("given_at")) {
+        // null, as a client's serializer writes a member it was not given, counts as not sent: now.
+        if (body.get("given_at") != null) {
             givenAt = body.get("given_at") instanceof String text ? givenAt(text, now, problems).orElse(null)
                     : wrongType("given_at", Rfc3339.EXPECTED, problems);
         }

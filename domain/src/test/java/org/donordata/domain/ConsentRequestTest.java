@@ -22,4 +22,12 @@ class ConsentRequestTest {
         offset.put("given_at", "2026-11-20T10:15:30.1234561+01:00");
         assertEquals(Instant.parse("2026-11-20T09:15:30.123456Z"), ConsentRequest.from(offset, NOW).givenAt());
     }
+
+    @Test
+    void aGivenAtOfNullIsNow() {
+        Map<String, Object> body = new java.util.HashMap<>(Map.of("channel", "email", "purpose", "newsletter",
+                "status", "granted", "source", "form", "method", "online"));
+        body.put("given_at", null);
+        assertEquals(NOW, ConsentRequest.from(body, NOW).givenAt());
+    }
 }
