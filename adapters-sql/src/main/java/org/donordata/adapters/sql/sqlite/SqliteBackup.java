@@ -246,7 +246,8 @@ final class SqliteBackup {
     private static Path asideName(Path database, Instant now) {
         String stamped = database.getFileName() + ".before-restore-" + BackupFiles.stamp(now);
         Path aside = database.resolveSibling(stamped);
-        for (int another = 2; Files.exists(aside) || Files.exists(Path.of(aside + "-wal")); another++) {
+        for (int another = 2; Files.exists(aside) || Files.exists(Path.of(aside + "-wal"))
+                || Files.exists(Path.of(aside + "-shm")); another++) {
             aside = database.resolveSibling(stamped + "-" + another);
         }
         return aside;
