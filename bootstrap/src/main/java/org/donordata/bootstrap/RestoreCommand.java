@@ -79,7 +79,7 @@ final class RestoreCommand implements Callable<Integer> {
                     wiring.donors().erase(new ApplicationId(donor.applicationId()), RESTORE, donor.donorId());
                     erased++;
                 } catch (DonorNotFoundException | DonorMergedException notInTheBackupAsALiveDonor) {
-                    // Created after the backup, or merged before it: none of its data is in the restored file.
+                    // Created after the backup, or merged there already: it holds none of the data the erasure took.
                 }
             }
         }

@@ -161,6 +161,41 @@ class RestoreCommandTest {
         }
     }
 
+    /** A donor merged into one erased after the backup is erased again too: its data went to the donor erased. */
+    @Test
+    @Timeout(180)
+    void anErasureReachesTheDonorsMergedIntoIt() throws Exception {
+        Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
+        long duplicate;
+        long survivor;
+        Path backup;
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            ApiClient client = new ApiClient(service.port());
+            duplicate = created(client, "Duplicate", "same@example.org");
+            survivor = created(client, "Survivor", "same.person@example.org");
+            backup = taken(env);
+            assertEquals(200, client.post("/api/v1/donors/" + survivor + "/merge", KEY,
+                    "{\"duplicate\": " + duplicate + "}").status());
+            assertEquals(200, client.post("/api/v1/donors/" + survivor + "/erase", KEY, "{}").status());
+        }
+        CommandRun restored = CommandRun.of(env, "restore", backup.toString(), "--yes");
+        assertEquals(0, restored.exit(), restored.err());
+        assertTrue(restored.out().contains("Erased again 2 donors erased after the backup."), restored.out());
+        assertErased(env, duplicate, survivor);
+    }
+
+    private static void assertErased(Map<String, String> env, long... donors) throws Exception {
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            ApiClient client = new ApiClient(service.port());
+            for (long donor : donors) {
+                JsonObject erased = client.get("/api/v1/donors/" + donor, KEY).body().getJsonArray("data")
+                        .getJsonObject(0);
+                assertFalse(erased.isNull("erased_at"), erased.toString());
+                assertTrue(erased.isNull("first_name"), erased.toString());
+            }
+        }
+    }
+
     private static Path taken(Map<String, String> env, String... where) {
         String[] arguments = new String[where.length + 1];
         arguments[0] = "backup";

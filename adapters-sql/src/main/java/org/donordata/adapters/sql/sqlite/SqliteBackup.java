@@ -18,8 +18,13 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.IntConsumer;
 
 import org.donordata.adapters.sql.kit.BackupTaken;
@@ -223,7 +228,7 @@ final class SqliteBackup {
         }
         try (BackupFiles.Held held = holding.get()) {
             checked(backup);
-            List<long[]> erased = replayErasures ? liveInTheBackup(backup, erasedIn(database)) : List.of();
+            List<long[]> erased = replayErasures ? liveInTheBackup(backup, erasedBeforeRestore(database)) : List.of();
             Path aside = asideName(database, now);
             for (String suffix : List.of("", "-wal", "-shm")) {
                 Path file = Path.of(database + suffix);
@@ -296,31 +301,61 @@ final class SqliteBackup {
     }
 
     /**
-     * Every donor the current database's trail records as erased, in the order erased. Not only those past the backup's
-     * last record: after an older backup was restored, the trail's ids run on from that backup's, so an erasure made
-     * since can have an id a newer backup holds too (docs/deployment.md, "Backups").
+     * Every donor the current database's trail records as erased, and every donor merged into one of them (its data
+     * went to the donor erased). Not only the trail's records past the backup's last one: after an older backup was
+     * restored, the trail's ids run on from that backup's, so an erasure made since can carry an id a newer backup
+     * holds too (docs/deployment.md, "Backups").
      */
-    private static List<Erased> erasedIn(Path database) {
+    private static Set<Erased> erasedBeforeRestore(Path database) {
         if (!Files.exists(database)) {
             throw new IllegalArgumentException(noDatabase(database));
         }
-        try (Connection connection = readOnly(database);
-                PreparedStatement read = connection.prepareStatement("SELECT t.application_id, t.donor_id,"
-                        + " d.created_at FROM audit_trail t JOIN donors d ON d.id = t.donor_id"
-                        + " WHERE t.action = 'erased' ORDER BY t.id")) {
-            List<Erased> erased = new ArrayList<>();
-            try (ResultSet rows = read.executeQuery()) {
-                while (rows.next()) {
-                    erased.add(new Erased(rows.getLong(1), rows.getLong(2), rows.getString(3)));
-                }
-            }
-            return erased;
+        Set<Erased> erased;
+        try {
+            erased = erasedIn(database);
         } catch (SQLException unreadable) {
             throw new IllegalArgumentException("the current database " + database + " cannot be read for the erasures"
                     + " it recorded after the backup (" + unreadable.getMessage().lines().findFirst().orElse("")
                     + "); restore with --without-erasure-replay to put the backup back without them, and erase"
                     + " those donors again by hand; nothing was changed.");
         }
+        return erased;
+    }
+
+    /** The donors one database file's trail records as erased, and those merged into them, however many steps on. */
+    private static Set<Erased> erasedIn(Path database) throws SQLException {
+        Set<Erased> erased = new LinkedHashSet<>();
+        Set<Long> erasedIds = new HashSet<>();
+        try (Connection connection = readOnly(database); Statement read = connection.createStatement()) {
+            try (ResultSet rows = read.executeQuery("SELECT t.application_id, t.donor_id, d.created_at FROM"
+                    + " audit_trail t JOIN donors d ON d.id = t.donor_id WHERE t.action = 'erased' ORDER BY t.id")) {
+                while (rows.next()) {
+                    erased.add(new Erased(rows.getLong(1), rows.getLong(2), rows.getString(3)));
+                    erasedIds.add(rows.getLong(2));
+                }
+            }
+            // Merges are few: all of them read once, then followed to a donor erased.
+            Map<Long, Erased> mergedAway = new HashMap<>();
+            Map<Long, Long> mergedInto = new HashMap<>();
+            try (ResultSet rows = read.executeQuery("SELECT application_id, id, created_at, merged_into FROM donors"
+                    + " WHERE merged_into IS NOT NULL")) {
+                while (rows.next()) {
+                    mergedAway.put(rows.getLong(2), new Erased(rows.getLong(1), rows.getLong(2), rows.getString(3)));
+                    mergedInto.put(rows.getLong(2), rows.getLong(4));
+                }
+            }
+            mergedInto.forEach((duplicate, survivor) -> {
+                Long next = survivor;
+                for (int steps = 0; next != null && steps <= mergedInto.size(); steps++) {
+                    if (erasedIds.contains(next)) {
+                        erased.add(mergedAway.get(duplicate));
+                        return;
+                    }
+                    next = mergedInto.get(next);
+                }
+            });
+        }
+        return erased;
     }
 
     /**
@@ -328,7 +363,7 @@ final class SqliteBackup {
      * at the same instant. An id the backup gives another donor (one created after the backup, on a database restored
      * from an older one meanwhile) is not that donor's.
      */
-    private static List<long[]> liveInTheBackup(Path backup, List<Erased> erased) throws SQLException {
+    private static List<long[]> liveInTheBackup(Path backup, Set<Erased> erased) throws SQLException {
         List<long[]> live = new ArrayList<>();
         try (Connection connection = readOnly(backup);
                 PreparedStatement read = connection.prepareStatement("SELECT 1 FROM donors WHERE id = ?"
