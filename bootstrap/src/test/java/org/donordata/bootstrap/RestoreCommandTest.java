@@ -184,6 +184,35 @@ class RestoreCommandTest {
         assertErased(env, duplicate, survivor);
     }
 
+    /**
+     * An erasure made before a restore of a backup that did not hold the donor is made again when a backup that holds
+     * it is restored next: read from the database the first restore kept aside.
+     */
+    @Test
+    @Timeout(180)
+    void anErasureOutlivesARestoreOfABackupThatLacksTheDonor() throws Exception {
+        Map<String, String> env = TestDatabase.sqlite(dir).servedWith(KEY);
+        long donor;
+        Path older;
+        Path newer;
+        try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
+            ApiClient client = new ApiClient(service.port());
+            created(client, "Before", "before@example.org");
+            older = taken(env);
+            donor = created(client, "Later", "later@example.org");
+            newer = taken(env, "--to", dir.resolve("newer").toString()); // named by the second: a directory of its own
+            assertEquals(200, client.post("/api/v1/donors/" + donor + "/erase", KEY, "{}").status());
+        }
+        CommandRun first = CommandRun.of(env, "restore", older.toString(), "--yes");
+        assertEquals(0, first.exit(), first.err());
+        assertTrue(first.out().contains("Erased again 0 donors"), first.out());
+
+        CommandRun second = CommandRun.of(env, "restore", newer.toString(), "--yes");
+        assertEquals(0, second.exit(), second.err());
+        assertTrue(second.out().contains("Erased again 1 donor erased after the backup."), second.out());
+        assertErased(env, donor);
+    }
+
     private static void assertErased(Map<String, String> env, long... donors) throws Exception {
         try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
             ApiClient client = new ApiClient(service.port());

@@ -302,9 +302,11 @@ final class SqliteBackup {
 
     /**
      * Every donor the current database's trail records as erased, and every donor merged into one of them (its data
-     * went to the donor erased). Not only the trail's records past the backup's last one: after an older backup was
-     * restored, the trail's ids run on from that backup's, so an erasure made since can carry an id a newer backup
-     * holds too (docs/deployment.md, "Backups").
+     * went to the donor erased), then those of the databases earlier restores kept beside it: an erasure made on a
+     * database that a restore then replaced, by a backup that did not hold the donor, is still a duty when a later
+     * restore puts back one that does. Not only the trail's records past the backup's last one: after an older backup
+     * was restored, the trail's ids run on from that backup's, so an erasure made since can carry an id a newer backup
+     * holds too (docs/deployment.md, "Backups"). A kept database that cannot be read is passed over.
      */
     private static Set<Erased> erasedBeforeRestore(Path database) {
         if (!Files.exists(database)) {
@@ -318,6 +320,20 @@ final class SqliteBackup {
                     + " it recorded after the backup (" + unreadable.getMessage().lines().findFirst().orElse("")
                     + "); restore with --without-erasure-replay to put the backup back without them, and erase"
                     + " those donors again by hand; nothing was changed.");
+        }
+        String kept = database.getFileName() + ".before-restore-";
+        try (var siblings = Files.list(database.getParent())) {
+            for (Path earlier : siblings.filter(file -> file.getFileName().toString().startsWith(kept)
+                    && !file.toString().endsWith("-wal") && !file.toString().endsWith("-shm")).sorted().toList()) {
+                try {
+                    erased.addAll(erasedIn(earlier));
+                } catch (SQLException unreadable) {
+                    // Often the very reason for a restore: a database that no longer reads, kept aside by it.
+                }
+            }
+        } catch (IOException unlisted) {
+            throw new IllegalArgumentException("the directory of " + database + " cannot be listed for the databases"
+                    + " earlier restores kept (" + unlisted.getMessage() + "); nothing was changed.");
         }
         return erased;
     }
