@@ -239,7 +239,7 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                     return Optional.of(ImportRow.unreadable(line, "is not one JSON object without repeated keys"));
                 } catch (NumberFormatException exponentPastAnInt) {
                     // How Parsson refuses a number such as 1e9999999999, which no BigDecimal holds.
-                    return Optional.of(ImportRow.unreadable(line, "holds a number past any a value can be"));
+                    return Optional.of(ImportRow.unreadable(line, "holds a number too large to read"));
                 }
                 for (Map.Entry<String, JsonValue> member : object.entrySet()) {
                     if (gone(member.getKey())) {

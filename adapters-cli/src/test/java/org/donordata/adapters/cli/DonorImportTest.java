@@ -164,7 +164,7 @@ class DonorImportTest {
         DonorImport.Summary summary = importFile("donors.ndjson", utf8(ndjson));
 
         assertEquals("created 3, modified 0, refused 5", summary.toString());
-        assertEquals("line 8: the line holds a number past any a value can be", refusals.toString().lines().toList()
+        assertEquals("line 8: the line holds a number too large to read", refusals.toString().lines().toList()
                 .get(4));
         List<String> lines = refusals.toString().lines().toList();
         String notOne = "the line is not one JSON object without repeated keys";
