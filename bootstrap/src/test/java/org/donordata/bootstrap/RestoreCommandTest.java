@@ -88,9 +88,7 @@ class RestoreCommandTest {
         assertTrue(unchecked.err().contains("has no altered.db.sha256 beside it"), unchecked.err());
         assertArrayEquals(before, Files.readAllBytes(database), "a refused restore changes nothing");
 
-        CommandRun restored = CommandRun.of(env, "restore", backup.toString(), "--yes");
-        assertEquals(0, restored.exit(), restored.err());
-        assertTrue(restored.out().contains("Erased again 1 donor erased after the backup."), restored.out());
+        restoredErasingAgain(env, backup, "Erased again 1 donor erased after the backup.");
         try (Stream<Path> files = Files.list(dir)) {
             assertTrue(files.anyMatch(file -> file.getFileName().toString().startsWith("donors.db.before-restore-")),
                     "the replaced database is kept beside it");
@@ -147,9 +145,7 @@ class RestoreCommandTest {
             assertEquals(200, client.post("/api/v1/donors/" + sameId + "/erase", KEY, "{}").status());
         }
 
-        CommandRun restored = CommandRun.of(env, "restore", newer.toString(), "--yes");
-        assertEquals(0, restored.exit(), restored.err());
-        assertTrue(restored.out().contains("Erased again 1 donor erased after the backup."), restored.out());
+        restoredErasingAgain(env, newer, "Erased again 1 donor erased after the backup.");
         try (RunningService service = RunningService.start(Settings.fromEnvironment(env), quiet())) {
             ApiClient client = new ApiClient(service.port());
             JsonObject erased = client.get("/api/v1/donors/" + inBoth, KEY).body().getJsonArray("data")
@@ -178,9 +174,7 @@ class RestoreCommandTest {
                     "{\"duplicate\": " + duplicate + "}").status());
             assertEquals(200, client.post("/api/v1/donors/" + survivor + "/erase", KEY, "{}").status());
         }
-        CommandRun restored = CommandRun.of(env, "restore", backup.toString(), "--yes");
-        assertEquals(0, restored.exit(), restored.err());
-        assertTrue(restored.out().contains("Erased again 2 donors erased after the backup."), restored.out());
+        restoredErasingAgain(env, backup, "Erased again 2 donors erased after the backup.");
         assertErased(env, duplicate, survivor);
     }
 
@@ -203,14 +197,17 @@ class RestoreCommandTest {
             newer = taken(env, "--to", dir.resolve("newer").toString()); // named by the second: a directory of its own
             assertEquals(200, client.post("/api/v1/donors/" + donor + "/erase", KEY, "{}").status());
         }
-        CommandRun first = CommandRun.of(env, "restore", older.toString(), "--yes");
-        assertEquals(0, first.exit(), first.err());
-        assertTrue(first.out().contains("Erased again 0 donors"), first.out());
+        restoredErasingAgain(env, older, "Erased again 0 donors");
 
-        CommandRun second = CommandRun.of(env, "restore", newer.toString(), "--yes");
-        assertEquals(0, second.exit(), second.err());
-        assertTrue(second.out().contains("Erased again 1 donor erased after the backup."), second.out());
+        restoredErasingAgain(env, newer, "Erased again 1 donor erased after the backup.");
         assertErased(env, donor);
+    }
+
+    /** Restores the backup with --yes and checks the count of donors it says it erased again. */
+    private static void restoredErasingAgain(Map<String, String> env, Path backup, String erasedAgain) {
+        CommandRun restored = CommandRun.of(env, "restore", backup.toString(), "--yes");
+        assertEquals(0, restored.exit(), restored.err());
+        assertTrue(restored.out().contains(erasedAgain), restored.out());
     }
 
     private static void assertErased(Map<String, String> env, long... donors) throws Exception {
