@@ -365,8 +365,10 @@ public final class DonorService {
      */
     public Upserted upsert(ApplicationId owner, Actor actor, String externalId, DonorChanges fields,
             ExpectedVersion expected, Optional<IdempotencyKey> idempotencyKey) {
-        DonorWrites.Upsert upsert = new DonorWrites.Upsert(expected, fields.withExternalId(externalId), idempotencyKey);
-        return writesNow(actor).upsert(donors, owner, externalId, upsert);
+        DonorChanges named = fields.withExternalId(externalId);
+        DonorWrites.Upsert upsert = new DonorWrites.Upsert(expected, named, idempotencyKey);
+        // Looked up as stored, trimmed: " crm-1 " in a path is the donor whose external_id is "crm-1".
+        return writesNow(actor).upsert(donors, owner, named.externalId().orElse(externalId), upsert);
     }
 
     /**
@@ -375,8 +377,8 @@ public final class DonorService {
      */
     public Upserted importUpsert(ApplicationId owner, Actor actor, String externalId, DonorChanges fields,
             Map<ConsentPair, ConsentStatus> consent, String file) {
-        DonorWrites.Upsert upsert = new DonorWrites.Upsert(ExpectedVersion.ANY, fields.withExternalId(externalId),
-                Optional.empty());
-        return writesNow(actor).upsert(donors, owner, externalId, upsert, consent, file);
+        DonorChanges named = fields.withExternalId(externalId);
+        DonorWrites.Upsert upsert = new DonorWrites.Upsert(ExpectedVersion.ANY, named, Optional.empty());
+        return writesNow(actor).upsert(donors, owner, named.externalId().orElse(externalId), upsert, consent, file);
     }
 }

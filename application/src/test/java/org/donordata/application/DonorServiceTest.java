@@ -2,6 +2,7 @@ package org.donordata.application;
 
 import static org.donordata.application.RepositoryWrites.TESTER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
@@ -72,6 +73,24 @@ class DonorServiceTest {
         assertThrows(org.donordata.domain.ConsentLimitException.class,
                 () -> service.recordConsent(OWNER, FORM, id, NEWSLETTER_GRANTED));
         assertEquals(1_000, store.consents(OWNER, id, 0, DonorRepository.MAX_ROWS).orElseThrow().size());
+    }
+
+    /** The external id in an upsert's path is trimmed as the stored one is: the same donor is found again. */
+    @Test
+    void anUpsertFindsItsDonorByTheExternalIdAsStored() {
+        DonorService service = new DonorService(new InMemoryDonorRepository(), Clock.fixed(NOW, ZoneOffset.UTC));
+        DonorChanges ada = DonorChanges.from(Map.of("first_name", "Ada", "last_name", "L"));
+        Upserted created = service.upsert(OWNER, FORM, " crm-1 ", ada, ExpectedVersion.ANY, Optional.empty());
+        Upserted again = service.upsert(OWNER, FORM, " crm-1 ", DonorChanges.from(Map.of("notes", "x")),
+                ExpectedVersion.ANY, Optional.empty());
+        Upserted plain = service.upsert(OWNER, FORM, "crm-1", DonorChanges.from(Map.of("notes", "y")),
+                ExpectedVersion.ANY, Optional.empty());
+
+        assertTrue(created.created());
+        assertFalse(again.created());
+        assertFalse(plain.created());
+        assertEquals(created.donor().id(), again.donor().id());
+        assertEquals(created.donor().id(), plain.donor().id());
     }
 
     /** A record's donor answers before its body, as a modify's: 404 for none, 409 for an erased or merged one. */

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -123,6 +124,11 @@ public final class DonorChanges {
      * These changes with the external id set to {@code externalId}, as a create-or-modify by external id names it
      * outside the fields: checked as if sent, and when the fields send one too, it must be the same.
      */
+    /** The external id these changes set, as it is stored (trimmed): what an upsert finds its donor by. */
+    public Optional<String> externalId() {
+        return Optional.ofNullable((String) values.get(DonorField.EXTERNAL_ID));
+    }
+
     public DonorChanges withExternalId(String externalId) {
         DonorField field = DonorField.EXTERNAL_ID;
         Map<DonorField, Object> named = new EnumMap<>(DonorField.class);
