@@ -72,6 +72,15 @@ class FindUpsertSyncTest extends RoutingTestBase {
                 + "&updated_since=2024-01-01T00%3A00%3A00%2B01%3A00", paging.getString("previous"));
     }
 
+    /** An external id as long as it may be, in characters that take two UTF-16 units each, is found by its filter. */
+    @Test
+    void aFilterCountsCharactersAsTheStoredValueDoes() {
+        String emoji = "\uD83D\uDE00".repeat(60);
+        long donor = add(Map.of("first_name", "Ada", "last_name", "L", "external_id", emoji));
+
+        assertEquals(List.of(donor), ids(envelope(list("external_id", emoji), 200)));
+    }
+
     @ParameterizedTest
     @CsvSource({"type, robot, type", "updated_since, yesterday, updated_since", "created_since, 2024-01-01, created_since",
             "email, '', email", "external_id, '   ', external_id"})
