@@ -93,6 +93,9 @@ abstract class EndToEndTest {
         assertEquals("Zoë", after.getString("first_name"), "fields not sent keep their values");
         assertEquals(donor.getString("created_at"), after.getString("created_at"));
         assertNotEquals(donor.getString("updated_at"), after.getString("updated_at"));
+        // A time whose UTC lies in the year 10000 is later than every change, on every store (SQLite compares text).
+        assertEquals(0, client.get("/api/v1/donors?updated_since=9999-12-31T23:59:59-18:00", KEY).body()
+                .getJsonArray("data").size());
     }
 
     @Test
