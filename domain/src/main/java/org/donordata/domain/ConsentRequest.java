@@ -128,7 +128,7 @@ public record ConsentRequest(ConsentPair pair, ConsentStatus status, Instant giv
             problems.add(new Problem(member, problem));
             return Optional.empty();
         }
-        return Optional.of(text.strip());
+        return Optional.of(Texts.trim(text));
     }
 
     private static <T> T wrongType(String member, String rule, List<Problem> problems) {

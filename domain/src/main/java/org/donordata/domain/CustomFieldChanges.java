@@ -118,7 +118,7 @@ public final class CustomFieldChanges {
             return Optional.empty();
         }
         String problem = Texts.problem(text, max);
-        String trimmed = text.strip();
+        String trimmed = Texts.trim(text);
         if (problem == null && !mayBeEmpty && Texts.isInvisible(trimmed)) {
             problem = "must not be blank";
         }
@@ -147,7 +147,7 @@ public final class CustomFieldChanges {
                 continue;
             }
             String problem = Texts.problem(text, CustomField.MAX_CHOICE);
-            String trimmed = text.strip();
+            String trimmed = Texts.trim(text);
             if (problem == null && Texts.isInvisible(trimmed)) {
                 problem = "must not be blank";
             } else if (problem == null && trimmed.indexOf('|') >= 0) {

@@ -114,7 +114,7 @@ public record CustomFilter(String key, String from, String to, boolean exact) {
             case BOOLEAN -> text.equals("true") ? Boolean.TRUE : text.equals("false") ? Boolean.FALSE : text;
             case TEXT -> {
                 // Exactly as stored: a stored value is trimmed and never empty.
-                if (text.isEmpty() || !text.equals(text.strip())) {
+                if (text.isEmpty() || !text.equals(Texts.trim(text))) {
                     problems.add(new Problem(name, "must be a text as stored: not empty, without spaces around it"));
                     yield null;
                 }

@@ -83,7 +83,7 @@ public final class CustomValueChanges {
             case TEXT -> {
                 if (value instanceof String text) {
                     problem = Texts.problem(text, MAX_TEXT);
-                    String trimmed = text.strip();
+                    String trimmed = Texts.trim(text);
                     read = problem != null || Texts.isInvisible(trimmed) ? null : trimmed;
                 } else {
                     problem = "must be a string or null";
@@ -120,8 +120,8 @@ public final class CustomValueChanges {
                 }
             }
             case CHOICE -> {
-                if (value instanceof String text && field.choices().contains(text.strip())) {
-                    read = text.strip();
+                if (value instanceof String text && field.choices().contains(Texts.trim(text))) {
+                    read = Texts.trim(text);
                 } else {
                     problem = "must be one of " + quoted(field.choices()) + ", or null";
                 }
@@ -174,7 +174,7 @@ public final class CustomValueChanges {
         }
         Set<String> chosen = new HashSet<>();
         for (Object item : list) {
-            if (!(item instanceof String text) || !field.choices().contains(text.strip()) || !chosen.add(text.strip())) {
+            if (!(item instanceof String text) || !field.choices().contains(Texts.trim(text)) || !chosen.add(Texts.trim(text))) {
                 return Optional.empty();
             }
         }

@@ -20,7 +20,7 @@ public final class DonorChanges {
     private static final Set<String> COUNTRY_CODES = Set.of(java.util.Locale.getISOCountries());
     // Deliberately pragmatic: one @, no spaces, a dotted domain of letters, digits and hyphens (any script).
     private static final Pattern EMAIL = Pattern.compile(
-            "[^@\\s]{1,64}@(?:[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?\\.)+[\\p{L}\\p{N}-]{2,63}");
+            "[^@\\s\\p{Z}]{1,64}@(?:[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?\\.)+[\\p{L}\\p{N}-]{2,63}");
 
     /** What {@link #custom} holds when the client did not send {@code custom}. */
     private static final Object NOT_SENT = new Object();
@@ -69,7 +69,7 @@ public final class DonorChanges {
     private static void read(DonorField field, Object value, Map<DonorField, Object> values, List<Problem> problems) {
         switch (field.kind()) {
             case TYPE -> {
-                DonorType type = value instanceof String text ? DonorType.fromKey(text.strip()).orElse(null) : null;
+                DonorType type = value instanceof String text ? DonorType.fromKey(Texts.trim(text)).orElse(null) : null;
                 if (type == null) {
                     problems.add(new Problem(field.key(), "must be 'individual' or 'organization'"));
                 } else {
@@ -89,7 +89,7 @@ public final class DonorChanges {
                 } else if (value instanceof String text) {
                     String problem = textProblem(field, text);
                     if (problem == null) {
-                        String trimmed = text.strip();
+                        String trimmed = Texts.trim(text);
                         values.put(field, Texts.isInvisible(trimmed) ? null : trimmed);
                     } else {
                         problems.add(new Problem(field.key(), problem));
@@ -107,7 +107,7 @@ public final class DonorChanges {
         if (problem != null) {
             return problem;
         }
-        String trimmed = text.strip();
+        String trimmed = Texts.trim(text);
         if (Texts.isInvisible(trimmed)) {
             return null;
         }

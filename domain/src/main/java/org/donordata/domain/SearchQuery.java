@@ -26,7 +26,7 @@ public record SearchQuery(List<String> prefixes) {
 
     /** @throws InvalidInputException for a q empty, too long, or without a letter or digit to search for */
     public static SearchQuery parse(String q) {
-        String trimmed = q.strip();
+        String trimmed = Texts.trim(q);
         if (trimmed.isEmpty() || trimmed.length() > MAX_LENGTH) {
             throw invalid("must be 1 to " + MAX_LENGTH + " characters after trimming, not " + trimmed.length());
         }

@@ -1,7 +1,7 @@
 package org.donordata.domain;
 
-/** Checks and quoting for text that comes from outside. */
-final class Texts {
+/** Checks, trimming and quoting for text that comes from outside. */
+public final class Texts {
 
     private static final int MAX_QUOTED_LENGTH = 60;
 
@@ -20,7 +20,7 @@ final class Texts {
         if (hasForbiddenControlCharacter(text)) {
             return "must not contain control characters";
         }
-        if (length(text.strip()) > max) {
+        if (length(trim(text)) > max) {
             return "must be at most " + max + " characters";
         }
         return null;
@@ -85,6 +85,26 @@ final class Texts {
                 || (codePoint >= 0xFE00 && codePoint <= 0xFE0F) || (codePoint >= 0xE0100 && codePoint <= 0xE01EF)
                 || codePoint == 0x034F || codePoint == 0x115F || codePoint == 0x1160 || codePoint == 0x3164
                 || codePoint == 0xFFA0 || codePoint == 0x2800 || codePoint == 0x180E;
+    }
+
+    /**
+     * The text without Unicode white space at either end (docs/api.md, "Trimming and blanks"): String.strip() keeps
+     * the no-break spaces (U+00A0, U+2007, U+202F) that web forms and word processors put around names.
+     */
+    public static String trim(String text) {
+        int start = 0;
+        int end = text.length();
+        while (start < end && isWhiteSpace(text.codePointAt(start))) {
+            start += Character.charCount(text.codePointAt(start));
+        }
+        while (end > start && isWhiteSpace(text.codePointBefore(end))) {
+            end -= Character.charCount(text.codePointBefore(end));
+        }
+        return text.substring(start, end);
+    }
+
+    private static boolean isWhiteSpace(int codePoint) {
+        return Character.isWhitespace(codePoint) || Character.isSpaceChar(codePoint) || codePoint == 0x85;
     }
 
     static int length(String text) {

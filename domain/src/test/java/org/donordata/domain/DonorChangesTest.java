@@ -56,6 +56,19 @@ class DonorChangesTest {
         assertFalse(donor.flag(DonorField.DO_NOT_CONTACT));
     }
 
+    /** Unicode white space, no-break spaces too (web forms put them around names), is trimmed, and no address holds it. */
+    @Test
+    void noBreakSpacesAreTrimmedAndNoEmailHoldsOne() {
+        DonorDetails donor = create(doc("first_name", "\u00a0Ada\u2007", "last_name", "Lovelace\u202f",
+                "email", "\u00a0ada@example.org\u3000"));
+
+        assertEquals("Ada", donor.text(DonorField.FIRST_NAME));
+        assertEquals("Lovelace", donor.text(DonorField.LAST_NAME));
+        assertEquals("ada@example.org", donor.text(DonorField.EMAIL));
+        assertEquals(List.of("email"), problemsOf(doc("first_name", "A", "last_name", "B", "email",
+                "a\u2007b@example.org"), DonorDetails.DEFAULTS));
+    }
+
     @Test
     void individualNeedsBothNamesAndOrganizationNeedsItsName() {
         assertEquals(List.of("first_name", "last_name"), problemsOf(doc(), DonorDetails.DEFAULTS));

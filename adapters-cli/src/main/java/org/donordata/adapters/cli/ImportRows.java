@@ -26,6 +26,7 @@ import org.apache.commons.csv.CSVRecord;
 import org.apache.commons.csv.DuplicateHeaderMode;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.Texts;
 
 /**
  * The donors of an import file, one at a time: CSV with a header of field names (RFC 4180 quoting, line breaks in
@@ -147,7 +148,7 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                     if (consentOfColumn.get(i) != null) {
                         // An empty cell records nothing.
                         if (!value.isBlank()) {
-                            consent.put(consentOfColumn.get(i), value.strip());
+                            consent.put(consentOfColumn.get(i), Texts.trim(value));
                         }
                     } else if (field != null) {
                         // An empty cell sets nothing: an import creates, and an archived field's column may be empty.

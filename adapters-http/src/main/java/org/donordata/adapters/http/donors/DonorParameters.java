@@ -26,6 +26,7 @@ import org.donordata.domain.DonorField;
 import org.donordata.domain.ConsentPair;
 import org.donordata.domain.CustomField;
 import org.donordata.domain.Rfc3339;
+import org.donordata.domain.Texts;
 import org.donordata.domain.CustomFilter;
 import org.donordata.domain.DonorFilter;
 import org.donordata.domain.DonorNotFoundException;
@@ -335,7 +336,7 @@ public final class DonorParameters {
             problems.add(new Problem(field.key(), "must be 1 to " + field.maxLength() + " characters"));
             return Optional.empty();
         }
-        return value.map(String::strip);
+        return value.map(Texts::trim);
     }
 
     /**
