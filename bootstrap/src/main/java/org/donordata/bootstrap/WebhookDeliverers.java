@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.Gauge;
@@ -23,6 +24,7 @@ import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Metrics;
 import io.helidon.metrics.api.Tag;
 
+import org.donordata.application.ApplicationId;
 import org.donordata.application.webhooks.WebhookDelivery;
 import org.donordata.application.webhooks.WebhookEndpoint;
 
@@ -67,6 +69,8 @@ final class WebhookDeliverers implements AutoCloseable {
     private final Set<Long> leased = ConcurrentHashMap.newKeySet();
     private final Map<Long, Instant> oldestUndelivered = new ConcurrentHashMap<>();
     private final Map<Long, Meter> ages = new ConcurrentHashMap<>();
+    /** The application of each endpoint metered here, to learn when it is removed. */
+    private final Map<Long, ApplicationId> owners = new ConcurrentHashMap<>();
     private final MeterRegistry registry = Metrics.globalRegistry();
     private final Counter delivered;
     private final Counter failed;
@@ -114,7 +118,9 @@ final class WebhookDeliverers implements AutoCloseable {
             renewRunning();
         }
         try {
-            for (WebhookEndpoint endpoint : delivery.enabled()) {
+            List<WebhookEndpoint> enabled = delivery.enabled();
+            forgetRemoved(enabled);
+            for (WebhookEndpoint endpoint : enabled) {
                 if (closed) {
                     return;
                 }
@@ -130,6 +136,24 @@ final class WebhookDeliverers implements AutoCloseable {
             // The database may be away for a while; the next tick tries again.
             LOG.log(System.Logger.Level.WARNING, "Could not read the webhook endpoints: " + failure.getMessage());
         }
+    }
+
+    /**
+     * Drops the age of each endpoint metered here that is neither enabled nor stored any more: removed, its changes
+     * wait for no one. A disabled one keeps its age, which grows until its owner enables it again.
+     */
+    private void forgetRemoved(List<WebhookEndpoint> enabled) {
+        Set<Long> enabledIds = enabled.stream().map(WebhookEndpoint::id).collect(Collectors.toSet());
+        owners.forEach((id, owner) -> {
+            if (!enabledIds.contains(id) && !delivery.exists(owner, id)) {
+                Meter age = ages.remove(id);
+                if (age != null) {
+                    registry.remove(age);
+                }
+                oldestUndelivered.remove(id);
+                owners.remove(id);
+            }
+        });
     }
 
     private void renewRunning() {
@@ -173,6 +197,7 @@ final class WebhookDeliverers implements AutoCloseable {
         }
         long id = run.endpoint().id();
         leased.add(id);
+        owners.put(id, run.endpoint().owner());
         // The age first: a scrape that sees this run's outcomes counted sees its age too.
         run.oldestUndelivered().ifPresentOrElse(at -> oldestUndelivered.put(id, at), () -> oldestUndelivered.remove(id));
         ages.computeIfAbsent(id, unused -> registry.getOrCreate(Gauge.builder("donors.webhooks.undelivered.age.seconds",

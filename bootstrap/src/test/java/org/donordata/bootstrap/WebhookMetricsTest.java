@@ -2,6 +2,7 @@ package org.donordata.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -78,6 +79,13 @@ class WebhookMetricsTest {
             receiver.answer("410");
             awaitMetric(admin, disabled0 + 1, DISABLED);
             assertEquals(200, get(admin, "/observe/health/ready").statusCode());
+            assertTrue(metric(admin, UNDELIVERED_AGE, "endpoint=\"" + endpoint + "\"") > 0,
+                    "a disabled endpoint's changes still wait, for its owner to enable it");
+
+            assertEquals(200, api.post("/api/v1/webhooks/" + endpoint + "/remove", KEY, "{}").status());
+            Await.value("the removed endpoint's age gone from the metrics", WITHIN, () -> Optional.of(
+                    Metrics.find(Metrics.scrape(admin), UNDELIVERED_AGE, "endpoint=\"" + endpoint + "\"").isEmpty())
+                    .filter(gone -> gone), () -> "still there");
         }
     }
 

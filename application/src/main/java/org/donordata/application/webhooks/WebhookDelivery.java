@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.donordata.application.ApplicationId;
+
 import org.donordata.application.ChangeEvent;
 import org.donordata.application.ChangeTokens;
 import org.donordata.application.DonorRepository;
@@ -72,6 +74,11 @@ public final class WebhookDelivery {
     /** Every application's enabled endpoints, as stored now: which to {@link #run}. */
     public List<WebhookEndpoint> enabled() {
         return endpoints.enabled();
+    }
+
+    /** Whether the owner still has the endpoint (enabled or not): a removed one's meters go with it. */
+    public boolean exists(ApplicationId owner, long endpointId) {
+        return endpoints.find(owner, endpointId).isPresent();
     }
 
     /** {@link #run(WebhookEndpoint, String, int)} of at most {@link #BATCH} messages. */
