@@ -165,11 +165,13 @@ abstract sealed class ImportRows implements AutoCloseable permits ImportRows.Csv
                     document.put(CustomField.DONOR_MEMBER, custom);
                 }
                 return Optional.of(new ImportRow(line, document, consent, erased, null));
-            } catch (UncheckedIOException e) {
-                throw unreadable(e.getCause());
-            } catch (IllegalStateException malformed) {
-                throw new ImportFileException("The CSV is malformed near line " + reader.line() + " ("
-                        + malformed.getMessage() + "); nothing from there on was read.");
+            } catch (UncheckedIOException | IllegalStateException malformed) {
+                // How the parser refuses a stray quote, in the row after the last one read (the reader has read
+                // ahead of the parser by a buffer, so its own line is no guide).
+                String why = malformed instanceof UncheckedIOException io ? io.getCause().getMessage()
+                        : malformed.getMessage();
+                throw new ImportFileException("The CSV is malformed in the row from line " + (linesRead + 1) + " ("
+                        + why + "); nothing from there on was read.");
             }
         }
 

@@ -150,6 +150,20 @@ class DonorImportTest {
         assertEquals(1, stored(new ApplicationId(2)).size());
     }
 
+    /** A stray quote ends the file's reading there (the rows after it cannot be told apart): the line is the row's. */
+    @Test
+    void aMalformedCsvRowIsNamedByItsOwnLine() throws IOException {
+        StringBuilder csv = new StringBuilder("first_name,last_name\nAlpha,One\n\"Beta\"x,Two\n");
+        for (int i = 0; i < 500; i++) {
+            csv.append("Gamma,Row ").append(i).append('\n');
+        }
+        DonorImport.Summary summary = importFile("donors.csv", utf8(csv.toString()));
+
+        String stopped = summary.stoppedBecause().orElseThrow();
+        assertTrue(stopped.startsWith("The CSV is malformed in the row from line 3 ("), stopped);
+        assertEquals(1, stored(OWNER).size(), "the row before it is imported");
+    }
+
     @Test
     void ndjsonRowsAreDocumentsAsTheApiTakesThem() throws IOException {
         String ndjson = "{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\",\"do_not_contact\":true}\n"
