@@ -228,6 +228,15 @@ class DonorCommandsTest {
         assertTrue(refusals.get(0).startsWith("line 3: ") && refusals.get(0).contains("last_name"), result.err());
         assertTrue(refusals.get(1).startsWith("line 4: ") && refusals.get(1).contains("email"), result.err());
         assertEquals(2, count(1));
+
+        // Rows of one external id go to the writer many at once, yet apply in file order: the last one wins.
+        StringBuilder sameDonor = new StringBuilder("external_id,first_name,last_name,notes\n");
+        for (int i = 1; i <= 100; i++) {
+            sameDonor.append(" pair-1 ,Pat,Row,note ").append(i).append('\n');
+        }
+        assertEquals(0, importInto(1, write("same.csv", sameDonor.toString())).exit());
+        assertEquals(100, number("select cast(substr(notes, 6) as integer) from donors where external_id = ?",
+                "pair-1"));
     }
 
     @ParameterizedTest

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +30,7 @@ import org.donordata.domain.ConsentPair;
 import org.donordata.domain.ConsentStatus;
 import org.donordata.domain.DonorChanges;
 import org.donordata.domain.DonorField;
+import org.donordata.domain.Texts;
 
 /**
  * Imports a file of donors into one application through the same use cases as the API (docs/api.md,
@@ -88,14 +90,31 @@ final class DonorImport {
             // Rows in flight, in file order: refusals are reported in line order, and the oldest is waited for
             // only when the window is full, so the writer always has rows to group.
             Deque<InFlight> inFlight = new ArrayDeque<>();
+            // The last row in flight of each external id: a later row of the same id waits for it, so that rows of one
+            // donor apply in file order and the last one wins, as they would one at a time.
+            Map<String, Future<Imported>> lastOfId = new HashMap<>();
             try (ImportRows source = ImportRows.of(file.getFileName().toString(), reader,
                     fields.all(owner))) {
                 for (Optional<ImportRow> row = source.next(); row.isPresent(); row = source.next()) {
                     ImportRow each = row.get();
                     String fileName = file.getFileName().toString();
-                    inFlight.add(new InFlight(each.line(), rows.submit(() -> importRow(owner, each, fileName))));
+                    String id = externalId(each);
+                    Future<Imported> before = id == null ? null : lastOfId.get(id);
+                    Future<Imported> outcome = rows.submit(() -> {
+                        awaitQuietly(before);
+                        return importRow(owner, each, fileName);
+                    });
+                    if (id != null) {
+                        lastOfId.put(id, outcome);
+                    }
+                    inFlight.add(new InFlight(each.line(), id, outcome));
                     while (inFlight.size() >= WINDOW || !inFlight.isEmpty() && inFlight.peek().outcome().isDone()) {
-                        tally.add(inFlight.remove());
+                        InFlight done = inFlight.remove();
+                        tally.add(done);
+                        // Bounded by the window: an id is forgotten once its last row in flight is counted.
+                        if (done.externalId() != null) {
+                            lastOfId.remove(done.externalId(), done.outcome());
+                        }
                     }
                     progress.done(1, reader.characters());
                 }
@@ -116,7 +135,26 @@ final class DonorImport {
                 tally.of(Outcome.ERASED), tally.refused, stopped);
     }
 
-    private record InFlight(long line, Future<Imported> outcome) {
+    private record InFlight(long line, String externalId, Future<Imported> outcome) {
+    }
+
+    /** The row's external id as its upsert finds the donor by (trimmed), or null when it has none. */
+    private static String externalId(ImportRow row) {
+        return row.unreadable() == null && !row.erased()
+                && row.document().get(DonorField.EXTERNAL_ID.key()) instanceof String id && !id.isBlank()
+                ? Texts.trim(id) : null;
+    }
+
+    /** Waits for the row before, whatever came of it: refused or not, it was the file's earlier word. */
+    private static void awaitQuietly(Future<Imported> before) throws InterruptedException {
+        if (before == null) {
+            return;
+        }
+        try {
+            before.get();
+        } catch (ExecutionException refused) {
+            // Its refusal is counted and reported with its own line.
+        }
     }
 
     /** What the rows did so far; a refused row is reported as it is counted. */
@@ -161,7 +199,7 @@ final class DonorImport {
         Imported imported;
         // The donor and its consent in one transaction: a consent refused (the 51st purpose) stores nothing of the row.
         if (externalId instanceof String id && !id.isBlank()) {
-            Upserted upserted = donors.importUpsert(owner, IMPORTER, id.strip(), fields, consent, fileName);
+            Upserted upserted = donors.importUpsert(owner, IMPORTER, Texts.trim(id), fields, consent, fileName);
             imported = new Imported(upserted.created() ? Outcome.CREATED : Outcome.MODIFIED, upserted.donor().id());
         } else {
             KeyedCreate created = donors.createOncePerContent(owner, IMPORTER, fields, consent, fileName);
