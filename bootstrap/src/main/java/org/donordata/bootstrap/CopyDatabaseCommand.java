@@ -48,6 +48,8 @@ final class CopyDatabaseCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.println("Copying from " + sourceUrl + " to " + settings.database().jdbcUrl() + " ...");
         DatabaseSettings source = DatabaseSettings.of(sourceUrl, sourceUser, env.get("DONORS_COPY_FROM_PASSWORD"));
+        // Opening a SQLite file that is not there makes it: a mistyped --from must not leave an empty database behind.
+        SqlDatabase.requireExisting(source);
         DatabaseCopy.Result result;
         try (SqlDatabase from = SqlDatabase.open(source); SqlDatabase to = SqlDatabase.open(settings.database())) {
             result = DatabaseCopy.copy(from, to, new ProgressPrinter(out));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -73,6 +74,15 @@ class CopyDatabaseCommandTest {
             // Above the copied ids; PostgreSQL may skip a number the refused create above consumed.
             assertTrue(next > 45, "new ids continue after the copied ones, got " + next);
         }
+    }
+
+    @Test
+    void aSourceThatIsNotThereIsRefusedAndNotMade(@TempDir Path dir) {
+        Path typo = dir.resolve("donros.db");
+        CommandRun refused = CommandRun.of(sqliteEnv, "copy-database", "--from", "jdbc:sqlite:" + typo);
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("there is no database at " + typo), refused.err());
+        assertTrue(Files.notExists(typo), "nothing was made");
     }
 
     @Test

@@ -278,8 +278,8 @@ public final class SqliteKind implements DatabaseKind {
     public void requireExisting(String jdbcUrl) {
         Path file = SqliteFile.file(jdbcUrl);
         if (!Files.exists(file)) {
-            throw new IllegalArgumentException("there is no database at " + file + " (DONORS_DB_URL " + jdbcUrl
-                    + "): nothing to back up, and nothing was written.");
+            throw new IllegalArgumentException("there is no database at " + file + " (" + jdbcUrl
+                    + "): nothing to read from, and nothing was written.");
         }
     }
 
