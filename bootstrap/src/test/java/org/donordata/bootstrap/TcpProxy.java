@@ -35,6 +35,14 @@ final class TcpProxy implements AutoCloseable {
                     Socket client = on.accept();
                     Socket server = new Socket(InetAddress.getLoopbackAddress(), target);
                     synchronized (open) {
+                        // A cut between the accept and here closed the listener, then every socket it knew: not these,
+                        // which would have relayed on through the cut (a pooled connection answering the readiness
+                        // probe, as StorageTroubleTest saw twice).
+                        if (on.isClosed()) {
+                            client.close();
+                            server.close();
+                            return;
+                        }
                         open.add(client);
                         open.add(server);
                     }
