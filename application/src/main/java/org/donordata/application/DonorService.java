@@ -273,13 +273,7 @@ public final class DonorService {
             request = ConsentRequest.from(body, writes.now());
         } catch (InvalidInputException invalid) {
             // The donor answers first, as a modify's does: 404 for no such donor, 409 for an erased or merged one.
-            Donor donor = donors.find(owner, donorId).orElseThrow(DonorNotFoundException::new);
-            if (donor.merged()) {
-                throw new DonorMergedException(donorId, donor.mergedInto());
-            }
-            if (donor.erased()) {
-                throw new DonorErasedException(donorId);
-            }
+            DonorWrites.requireWritable(donors.find(owner, donorId).orElseThrow(DonorNotFoundException::new));
             throw invalid;
         }
         return donors.write(owner, writes.now(), tx -> writes.recordConsent(tx, donorId, request))

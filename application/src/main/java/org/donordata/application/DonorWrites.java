@@ -75,12 +75,7 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor, int co
             return current;
         }
         Donor stored = current.get();
-        if (stored.merged()) {
-            throw new DonorMergedException(id, stored.mergedInto());
-        }
-        if (stored.erased()) {
-            throw new DonorErasedException(id);
-        }
+        requireWritable(stored);
         // Before the change is computed: a request based on a stale version is refused whatever fields it sent.
         if (!expected.accepts(stored.version())) {
             throw new DonorVersionMismatchException(id, stored.version());
@@ -88,6 +83,21 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor, int co
         DonorDetails after = change.apply(stored.details());
         return Optional.of(after.equals(stored.details()) ? stored
                 : tx.update(stored, after, record(AuditAction.MODIFIED, stored.details(), after)));
+    }
+
+    /**
+     * Refuses a write to a merged donor (its data is the survivor's now) or an erased one: 409 either way.
+     *
+     * @throws DonorMergedException when the donor was merged
+     * @throws DonorErasedException when the donor was erased
+     */
+    static void requireWritable(Donor stored) {
+        if (stored.merged()) {
+            throw new DonorMergedException(stored.id(), stored.mergedInto());
+        }
+        if (stored.erased()) {
+            throw new DonorErasedException(stored.id());
+        }
     }
 
     /**
@@ -299,12 +309,7 @@ public record DonorWrites(Instant now, Duration keyLifetime, Actor actor, int co
         }
         ConsentHistory history = found.get();
         Donor stored = history.donor();
-        if (stored.merged()) {
-            throw new DonorMergedException(donorId, stored.mergedInto());
-        }
-        if (stored.erased()) {
-            throw new DonorErasedException(donorId);
-        }
+        requireWritable(stored);
         if (history.records() >= consentRecords) {
             throw ConsentLimitException.records(donorId, consentRecords);
         }
