@@ -195,11 +195,11 @@ final class DonorImport {
         DonorChanges fields = DonorChanges.from(row.document());
         // Checked before the donor is written: a refused row stores nothing.
         Map<ConsentPair, ConsentStatus> consent = ConsentColumns.states(row.consent());
-        Object externalId = row.document().get(DonorField.EXTERNAL_ID.key());
+        String externalId = externalId(row);
         Imported imported;
         // The donor and its consent in one transaction: a consent refused (the 51st purpose) stores nothing of the row.
-        if (externalId instanceof String id && !id.isBlank()) {
-            Upserted upserted = donors.importUpsert(owner, IMPORTER, Texts.trim(id), fields, consent, fileName);
+        if (externalId != null) {
+            Upserted upserted = donors.importUpsert(owner, IMPORTER, externalId, fields, consent, fileName);
             imported = new Imported(upserted.created() ? Outcome.CREATED : Outcome.MODIFIED, upserted.donor().id());
         } else {
             KeyedCreate created = donors.createOncePerContent(owner, IMPORTER, fields, consent, fileName);
