@@ -107,7 +107,8 @@ public final class Texts {
         return Character.isWhitespace(codePoint) || Character.isSpaceChar(codePoint) || codePoint == 0x85;
     }
 
-    static int length(String text) {
+    /** The text's length in characters (code points), as every limit on text counts it: an emoji is one. */
+    public static int length(String text) {
         return text.codePointCount(0, text.length());
     }
 }

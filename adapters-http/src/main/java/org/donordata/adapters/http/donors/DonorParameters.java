@@ -330,9 +330,7 @@ public final class DonorParameters {
     /** A text filter: not empty, no longer than the field it matches may be. */
     private static Optional<String> text(ServerRequest req, DonorField field, List<Problem> problems) {
         Optional<String> value = single(req, field.key(), problems);
-        // Counted in characters, as the stored value's limit is: an emoji is one, not two UTF-16 units.
-        if (value.isPresent() && (value.get().isBlank()
-                || value.get().codePointCount(0, value.get().length()) > field.maxLength())) {
+        if (value.isPresent() && (value.get().isBlank() || Texts.length(value.get()) > field.maxLength())) {
             problems.add(new Problem(field.key(), "must be 1 to " + field.maxLength() + " characters"));
             return Optional.empty();
         }
