@@ -23,8 +23,19 @@ public record DonorFilter(Optional<SearchQuery> search, Optional<String> email, 
     public static final DonorFilter NONE = new DonorFilter(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty(), Optional.empty(), Optional.empty());
 
+    /** The last instant a donor's times can hold: a store may write instants as text, which sorts years of 4 digits. */
+    private static final Instant LAST_INSTANT = Instant.parse("9999-12-31T23:59:59.999999Z");
+
     public DonorFilter {
         custom = List.copyOf(custom);
+        // 9999-12-31T23:59:59-18:00 lies in the year 10000 in UTC, which text sorts before 2026: no donor changes past
+        // the last instant of 9999, so a time past it means that one.
+        createdSince = createdSince.map(DonorFilter::withinStoredTimes);
+        updatedSince = updatedSince.map(DonorFilter::withinStoredTimes);
+    }
+
+    private static Instant withinStoredTimes(Instant since) {
+        return since.isAfter(LAST_INSTANT) ? LAST_INSTANT : since;
     }
 
     /** A filter on no consent. */

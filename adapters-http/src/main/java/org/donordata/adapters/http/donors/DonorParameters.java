@@ -342,17 +342,12 @@ public final class DonorParameters {
      * client that forgot to encode the offset's '+' gets what it meant. Only RFC 3339's form: Java's ISO parser also
      * takes expanded years ({@code +999999999-01-01}), which no client means.
      */
-    private static final Instant LAST_INSTANT = Instant.parse("9999-12-31T23:59:59.999999Z");
-
     private static Optional<Instant> instant(ServerRequest req, String name, List<Problem> problems) {
         return single(req, name, problems).flatMap(text -> {
             String timestamp = text.replace(' ', '+');
             try {
-                Instant instant = Rfc3339.parse(timestamp)
-                        .orElseThrow(() -> new DateTimeParseException("not RFC 3339", timestamp, 0)).toInstant();
-                // 9999-12-31T23:59:59-18:00 lies in the year 10000 in UTC, which a store writing instants as text
-                // would sort before 2026: no donor changes past the last instant of 9999, so the filter means it.
-                return Optional.of(instant.isAfter(LAST_INSTANT) ? LAST_INSTANT : instant);
+                return Optional.of(Rfc3339.parse(timestamp)
+                        .orElseThrow(() -> new DateTimeParseException("not RFC 3339", timestamp, 0)).toInstant());
             } catch (DateTimeParseException notATimestamp) {
                 problems.add(new Problem(name, Rfc3339.EXPECTED + ", got " + Problem.quoted(text)));
                 return Optional.empty();
