@@ -113,13 +113,17 @@ final class WebhookDeliverers implements AutoCloseable {
 
     private void tick() {
         writerLoad.sample();
-        if (System.nanoTime() - renewedAt >= renewEvery.toNanos()) {
+        boolean renewing = System.nanoTime() - renewedAt >= renewEvery.toNanos();
+        if (renewing) {
             renewedAt = System.nanoTime();
             renewRunning();
         }
         try {
             List<WebhookEndpoint> enabled = delivery.enabled();
-            forgetRemoved(enabled);
+            // As often as leases are renewed, not every tick: each endpoint metered here and not enabled is looked up.
+            if (renewing) {
+                forgetRemoved(enabled);
+            }
             for (WebhookEndpoint endpoint : enabled) {
                 if (closed) {
                     return;
