@@ -48,7 +48,7 @@ final class CopyDatabaseCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.println("Copying from " + sourceUrl + " to " + settings.database().jdbcUrl() + " ...");
         DatabaseSettings source = DatabaseSettings.of(sourceUrl, sourceUser, env.get("DONORS_COPY_FROM_PASSWORD"));
-        // Opening a SQLite file that is not there makes it: a mistyped --from must not leave an empty database behind.
+        // Opening a database file that is not there makes it: a mistyped --from must not leave an empty one behind.
         SqlDatabase.requireExisting(source);
         DatabaseCopy.Result result;
         try (SqlDatabase from = SqlDatabase.open(source); SqlDatabase to = SqlDatabase.open(settings.database())) {

@@ -96,8 +96,8 @@ public record ConsentRequest(ConsentPair pair, ConsentStatus status, Instant giv
                     + Texts.quoteForMessage(text) + " and now is " + now));
             return Optional.empty();
         }
-        // Kept to the microsecond on every database (docs/api.md, "Consent"): SQLite would keep nanoseconds that
-        // PostgreSQL and MariaDB drop, and two records would then order differently, and the state with them.
+        // Kept to the microsecond, as every instant (docs/api.md, "Consent"): a store that kept nanoseconds another drops
+        // would order two records differently, and the state with them.
         return Optional.of(instant.truncatedTo(ChronoUnit.MICROS));
     }
 

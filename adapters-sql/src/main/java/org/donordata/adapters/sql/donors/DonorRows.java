@@ -193,8 +193,9 @@ public record DonorRows(DSLContext tx, DonorQueries queries, FieldRows fields, A
     // The field's entries in donor_words (CustomValueIndex) in the order of the words' lookup index, each batch read
     // past the last entry of the one before (Dialect.after): a batch's updates delete its entries, which a database may
     // keep in the index until the transaction ends, so read from the range's start every batch would walk all the
-    // removed ones again (docs/performance.md, "A removal of a widely held field, alone at last"). In that order, not the donors', since ordered by donor every batch would sort the whole
-    // rest of the range. Each batch held in id order.
+    // removed ones again (docs/performance.md, "A removal of a widely held field, alone at last"). In that order, not
+    // the donors', since ordered by donor every batch would sort the whole rest of the range. Each batch held in id
+    // order.
     @Override
     public void holding(String key, int count, Consumer<List<Donor>> each) {
         String first = CustomValueIndex.keyed(key);
