@@ -1,6 +1,6 @@
 # Sourced by bench/run and bench/backup: a pristine seeded SQLite database of $donors donors at $pristine, made once per
 # size, schema and seeder (bench/Seed.java), its api key in $pristine.key. Needs $work, $donors, $java and $libs.
-schema=$(cat adapters-sql/src/main/resources/db/migration/sqlite/*.sql bench/Seed.java | cksum | cut -d' ' -f1)
+schema=$(cat adapters-sql/src/main/resources/db/migration/sqlite/*.sql adapters-sql/src/main/java/org/donordata/adapters/sql/sqlite/StoredDocuments.java bench/Seed.java | cksum | cut -d' ' -f1)
 pristine=$work/pristine-$donors-$schema.db
 if [ ! -f "$pristine.done" ]; then
   rm -f "$work"/pristine-"$donors"-*

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.zaxxer.hikari.HikariConfig;
@@ -226,8 +227,8 @@ public final class SqlDatabase implements AutoCloseable {
     static FluentConfiguration migrations(DatabaseKind kind) {
         return Flyway.configure()
                 .locations(kind.migrations())
-                .javaMigrations(CONCERNS.stream().flatMap(concern -> concern.javaMigrations().stream())
-                        .toArray(JavaMigration[]::new))
+                .javaMigrations(Stream.concat(CONCERNS.stream().flatMap(concern -> concern.javaMigrations().stream()),
+                        kind.javaMigrations().stream()).toArray(JavaMigration[]::new))
                 .failOnMissingLocations(true);
     }
 

@@ -4,7 +4,6 @@ import static org.donordata.adapters.sql.schema.Tables.DONORS;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -16,7 +15,6 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import org.donordata.adapters.sql.kit.Bindings;
-import org.donordata.adapters.sql.kit.DocumentMember;
 import org.donordata.adapters.sql.kit.DatabaseKind;
 import org.donordata.application.DonorDocument;
 import org.donordata.domain.Donor;
@@ -158,9 +156,9 @@ public final class DonorColumns {
     }
 
     /**
-     * How a database's reads of documents select and read them: the donor's JSON object, written by the database from
-     * every field's column in field order (DatabaseKind.document), then its id, version and the change's number; or,
-     * where the database does not write it, the columns of {@link #SELECTED} (DonorDocument.Fields).
+     * How a database's reads of documents select and read them: the donor's JSON object as the database gives it
+     * (DatabaseKind.document), then its id, version and the change's number; or, where the database gives none, the
+     * columns of {@link #SELECTED} (DonorDocument.Fields).
      */
     record Documents(DatabaseKind kind, Optional<Field<String>> object) {
 
@@ -174,11 +172,7 @@ public final class DonorColumns {
         private static final int OBJECT_CHANGE_COLUMN = place(OBJECT_ROW, DONORS.CHANGE_SEQ);
 
         static Documents of(DatabaseKind kind) {
-            List<DocumentMember> members = new ArrayList<>();
-            for (DonorField field : FIELDS) {
-                members.add(new DocumentMember(field.key(), field.kind(), column(field)));
-            }
-            return new Documents(kind, kind.document(members));
+            return new Documents(kind, kind.document());
         }
 
         List<Field<?>> selected() {

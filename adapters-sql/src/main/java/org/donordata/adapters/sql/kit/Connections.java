@@ -13,6 +13,7 @@ import java.util.function.IntConsumer;
 
 import javax.sql.DataSource;
 
+import org.flywaydb.core.api.migration.JavaMigration;
 import org.jooq.DSLContext;
 
 /** How a database is reached, made ready, read and written, and closed: one role of a {@link DatabaseKind}. */
@@ -27,6 +28,11 @@ public interface Connections {
     /** The Flyway location of this database's migration scripts: the folder named as the database. */
     default String migrations() {
         return "classpath:db/migration/" + name();
+    }
+
+    /** The migrations in Java this database runs beside every database's (StoredConcern.javaMigrations): none by default. */
+    default List<JavaMigration> javaMigrations() {
+        return List.of();
     }
 
     int defaultMaxPoolSize();

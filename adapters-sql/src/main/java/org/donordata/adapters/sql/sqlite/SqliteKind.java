@@ -14,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -29,7 +28,6 @@ import org.donordata.adapters.sql.kit.GroupCommitWriter;
 import org.donordata.adapters.sql.kit.Reads;
 import org.donordata.adapters.sql.kit.Statement;
 import org.donordata.adapters.sql.kit.UniqueConstraint;
-import org.donordata.adapters.sql.kit.DocumentMember;
 import org.donordata.application.DonorRepository;
 import org.donordata.application.StorageUnavailableException;
 import org.jooq.DSLContext;
@@ -43,6 +41,7 @@ import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.flywaydb.core.api.migration.JavaMigration;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -168,39 +167,15 @@ public final class SqliteKind implements DatabaseKind {
         return LAST_INSERT.fetchNumber(tx, new Bindings(INSTANCE));
     }
 
-    // SQLite's own json_object: about as cheap as reading the 22 columns through JNI, and the service then writes
-    // nothing per donor; text concatenated by hand cost more (docs/performance.md, "The straight data path"). A flag
-    // is stored as 0 or 1; json() makes true or false values rather than strings.
+    // The object SQLite stored with the row at its last write (StoredDocuments): a read hands its bytes over.
     @Override
-    public Optional<Field<String>> document(List<DocumentMember> members) {
-        List<Field<?>> arguments = new ArrayList<>();
-        for (DocumentMember member : members) {
-            arguments.add(DSL.inline(member.key()));
-            arguments.add(switch (member.kind()) {
-                case FLAG -> DSL.field("json(iif({0}, 'true', 'false'))", String.class, member.column());
-                case TIMESTAMP -> instantText(member.column());
-                // Stored as the API's object (CustomColumn), NULL for none; json() embeds it as JSON, not a string.
-                case CUSTOM, CONSENT -> DSL.field("json(ifnull({0}, '{}'))", String.class, member.column());
-                default -> member.column();
-            });
-        }
-        return Optional.of(DSL.field("json_object({0})", String.class, DSL.list(arguments.toArray(Field<?>[]::new))));
+    public Optional<Field<String>> document() {
+        return Optional.of(StoredDocuments.COLUMN);
     }
 
-    /**
-     * An instant as Instant.toString writes it, from the text every write stores (SqliteTimestamps.text): "2024-05-01
-     * 12:00:00.0001+00:00", 25 characters and a fraction without trailing zeros, which Instant.toString pads to 3, 6 or
-     * 9 digits; by its length, so SQLite runs one substr for the time (a fraction taken apart digit by digit made the
-     * page's read far dearer: docs/performance.md, "The straight data path").
-     */
-    private static Field<String> instantText(Field<?> column) {
-        StringBuilder sql = new StringBuilder("case length({0}) when 25 then substr({0}, 1, 10) || 'T' || substr({0}, 12, 8) || 'Z'");
-        for (int digits = 1; digits <= 9; digits++) {
-            int padded = (digits + 2) / 3 * 3;
-            sql.append(" when ").append(26 + digits).append(" then substr({0}, 1, 10) || 'T' || substr({0}, 12, ")
-                    .append(9 + digits).append(") || '").append("0".repeat(padded - digits)).append("Z'");
-        }
-        return DSL.field(sql.append(" end").toString(), String.class, column);
+    @Override
+    public List<JavaMigration> javaMigrations() {
+        return List.of(new StoredDocuments());
     }
 
     // SQLite computes each row as the caller steps to it, so a constant LIMIT costs nothing past the rows read, where

@@ -1,0 +1,93 @@
+package org.donordata.adapters.sql;
+
+import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
+import static org.donordata.adapters.sql.schema.Tables.DONORS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.donordata.adapters.sql.donors.DonorColumns;
+import org.donordata.adapters.sql.sqlite.StoredDocuments;
+import org.donordata.application.ApplicationId;
+import org.donordata.application.DonorDocuments;
+import org.donordata.application.RepositoryWrites;
+import org.donordata.domain.Donor;
+import org.donordata.domain.ExpectedVersion;
+import org.jooq.CloseableDSLContext;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Migration 20.1 (SQLite's stored documents) on an installation of schema version 20: the donors stored before read
+ * as they did, each from its stored object, which follows later writes; ids go on past the largest ever given.
+ */
+class StoredDocumentsMigrationTest extends DatabaseTestBase {
+
+    @Override
+    TestDatabase newTestDatabase(Path temporaryDirectory) {
+        return TestDatabases.SQLITE.reused(temporaryDirectory);
+    }
+
+    @Test
+    void donorsStoredBeforeReadAsTheirColumnsSay() throws Exception {
+        try (TestDatabase old = TestDatabase.sqlite(Files.createDirectories(temporaryDirectory.resolve("before-documents")))) {
+            DatabaseSettings settings = old.settings();
+            migrations(settings).target("20").load().migrate();
+            List<Long> ids = new ArrayList<>();
+            try (CloseableDSLContext v20 = connect(settings)) {
+                long owner = v20.insertInto(APPLICATIONS).set(APPLICATIONS.NAME, "website")
+                        .set(APPLICATIONS.CREATED_AT, DonorRepositoryTestBase.CREATED)
+                        .returningResult(APPLICATIONS.ID).fetchOne().value1();
+                ids.add(v20.insertInto(DONORS).set(DONORS.APPLICATION_ID, owner)
+                        .set(DonorColumns.values(DonorRepositoryTestBase.person("Ada", "crm-1")))
+                        .set(DONORS.EMAIL_OPT_OUT, true)
+                        .set(DONORS.CUSTOM, "{\"chapter\":\"North\",\"pledge\":12.5,\"volunteer\":true,\"sizes\":[\"M\",\"L\"]}")
+                        .set(DONORS.CONSENT, "{\"email:newsletter\":\"granted\",\"post:appeals\":\"withdrawn\"}")
+                        .set(DONORS.CREATED_AT, DonorRepositoryTestBase.CREATED)
+                        .set(DONORS.UPDATED_AT, Instant.parse("2024-05-02T10:00:00.1Z"))
+                        .set(DONORS.VERSION, 3L)
+                        .returningResult(DONORS.ID).fetchOne().value1());
+                ids.add(v20.insertInto(DONORS).set(DONORS.APPLICATION_ID, owner).set(DONORS.TYPE, "individual")
+                        .set(DONORS.EMAIL_OPT_OUT, false).set(DONORS.DO_NOT_CONTACT, false)
+                        .set(DONORS.CREATED_AT, DonorRepositoryTestBase.CREATED)
+                        .set(DONORS.UPDATED_AT, DonorRepositoryTestBase.LATER)
+                        .set(DONORS.ERASED_AT, DonorRepositoryTestBase.LATER)
+                        .returningResult(DONORS.ID).fetchOne().value1());
+                ids.add(v20.insertInto(DONORS).set(DONORS.APPLICATION_ID, owner)
+                        .set(DonorColumns.values(DonorRepositoryTestBase.person("Bea", null)))
+                        .set(DONORS.CREATED_AT, DonorRepositoryTestBase.CREATED)
+                        .set(DONORS.UPDATED_AT, DonorRepositoryTestBase.LATER)
+                        .set(DONORS.MERGED_INTO, ids.getFirst())
+                        .returningResult(DONORS.ID).fetchOne().value1());
+                // An id given once and never again, as a rolled back create's would be.
+                v20.execute("UPDATE sqlite_sequence SET seq = 100 WHERE name = 'donors'");
+            }
+
+            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
+                ApplicationId owner = migrated.applications().findByName("website").orElseThrow().id();
+                for (long id : ids) {
+                    assertEquals(migrated.donors().find(owner, id).orElseThrow(),
+                            DonorDocuments.donor(migrated.donors().findDocument(owner, id).orElseThrow()));
+                }
+                RepositoryWrites writes = new RepositoryWrites(migrated.donors());
+                Donor changed = writes.modify(owner, ids.getFirst(), ExpectedVersion.oneOf(Set.of(3L)),
+                        d -> DonorRepositoryTestBase.with(d, "city", "Paris"), DonorRepositoryTestBase.LATER)
+                        .orElseThrow();
+                assertEquals(changed, DonorDocuments.donor(
+                        migrated.donors().findDocument(owner, ids.getFirst()).orElseThrow()));
+                assertEquals(101, writes.insert(owner, DonorRepositoryTestBase.person("Cy", null),
+                        DonorRepositoryTestBase.LATER).id());
+                String table = migrated.dsl().fetchValue(
+                        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'donors'").toString();
+                assertTrue(table.contains(StoredDocuments.definition()),
+                        "the stored column is the one the current donor fields give: " + table);
+                assertEquals(0, migrated.dsl().fetch("PRAGMA foreign_key_check").size());
+            }
+        }
+    }
+}
