@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
+
+import javax.sql.DataSource;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.zaxxer.hikari.HikariConfig;
@@ -183,7 +184,9 @@ public final class SqlDatabase implements AutoCloseable {
             if (unchecked != null) {
                 throw new DataAccessException("Cannot check the database before migrating it", unchecked);
             }
-            migrations(kind).dataSource(kind.migrationSource(dataSource, settings.jdbcUrl())).load().migrate();
+            DataSource migrationSource = kind.migrationSource(dataSource, settings.jdbcUrl());
+            migrations(kind).dataSource(migrationSource).load().migrate();
+            kind.afterMigrations(migrationSource);
             return new SqlDatabase(dataSource, kind, settings, apiKeyCacheLifetime, rendered);
         } catch (RuntimeException | Error e) {
             renderingOver(queries);
@@ -227,8 +230,8 @@ public final class SqlDatabase implements AutoCloseable {
     static FluentConfiguration migrations(DatabaseKind kind) {
         return Flyway.configure()
                 .locations(kind.migrations())
-                .javaMigrations(Stream.concat(CONCERNS.stream().flatMap(concern -> concern.javaMigrations().stream()),
-                        kind.javaMigrations().stream()).toArray(JavaMigration[]::new))
+                .javaMigrations(CONCERNS.stream().flatMap(concern -> concern.javaMigrations().stream())
+                        .toArray(JavaMigration[]::new))
                 .failOnMissingLocations(true);
     }
 

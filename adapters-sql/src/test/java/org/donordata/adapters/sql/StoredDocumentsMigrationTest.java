@@ -3,6 +3,8 @@ package org.donordata.adapters.sql;
 import static org.donordata.adapters.sql.schema.Tables.APPLICATIONS;
 import static org.donordata.adapters.sql.schema.Tables.DONORS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -20,11 +22,13 @@ import org.donordata.application.RepositoryWrites;
 import org.donordata.domain.Donor;
 import org.donordata.domain.ExpectedVersion;
 import org.jooq.CloseableDSLContext;
+import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 
 /**
- * Migration 20.1 (SQLite's stored documents) on an installation of schema version 20: the donors stored before read
- * as they did, each from its stored object, which follows later writes; ids go on past the largest ever given.
+ * SQLite's stored documents (StoredDocuments) made at the first open of an installation of schema version 20: the
+ * donors stored before read as they did, each from its stored object, which follows later writes; ids go on past the
+ * largest ever given; a rebuild that fails leaves the table as it was, and the next open makes it.
  */
 class StoredDocumentsMigrationTest extends DatabaseTestBase {
 
@@ -66,6 +70,14 @@ class StoredDocumentsMigrationTest extends DatabaseTestBase {
                         .returningResult(DONORS.ID).fetchOne().value1());
                 // An id given once and never again, as a rolled back create's would be.
                 v20.execute("UPDATE sqlite_sequence SET seq = 100 WHERE name = 'donors'");
+                // A search entry of a donor that is not there: the rebuild's check of the keys refuses it.
+                v20.execute("INSERT INTO donor_words (donor_id, word, application_id) VALUES (999, 'orphan', " + owner + ")");
+            }
+
+            assertThrows(RuntimeException.class, () -> SqlDatabase.open(settings).close());
+            try (CloseableDSLContext v20 = connect(settings)) {
+                assertFalse(tableDefinition(v20).contains("document"), "the failed rebuild left the table as it was");
+                v20.execute("DELETE FROM donor_words WHERE donor_id = 999");
             }
 
             try (SqlDatabase migrated = SqlDatabase.open(settings)) {
@@ -82,12 +94,15 @@ class StoredDocumentsMigrationTest extends DatabaseTestBase {
                         migrated.donors().findDocument(owner, ids.getFirst()).orElseThrow()));
                 assertEquals(101, writes.insert(owner, DonorRepositoryTestBase.person("Cy", null),
                         DonorRepositoryTestBase.LATER).id());
-                String table = migrated.dsl().fetchValue(
-                        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'donors'").toString();
+                String table = tableDefinition(migrated.dsl());
                 assertTrue(table.contains(StoredDocuments.definition()),
                         "the stored column is the one the current donor fields give: " + table);
                 assertEquals(0, migrated.dsl().fetch("PRAGMA foreign_key_check").size());
             }
         }
+    }
+
+    private static String tableDefinition(DSLContext dsl) {
+        return dsl.fetchValue("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'donors'").toString();
     }
 }

@@ -13,7 +13,6 @@ import java.util.function.IntConsumer;
 
 import javax.sql.DataSource;
 
-import org.flywaydb.core.api.migration.JavaMigration;
 import org.jooq.DSLContext;
 
 /** How a database is reached, made ready, read and written, and closed: one role of a {@link DatabaseKind}. */
@@ -28,11 +27,6 @@ public interface Connections {
     /** The Flyway location of this database's migration scripts: the folder named as the database. */
     default String migrations() {
         return "classpath:db/migration/" + name();
-    }
-
-    /** The migrations in Java this database runs beside every database's (StoredConcern.javaMigrations): none by default. */
-    default List<JavaMigration> javaMigrations() {
-        return List.of();
     }
 
     int defaultMaxPoolSize();
@@ -84,6 +78,13 @@ public interface Connections {
     /** Where the migrations run: by default on the pool's connections. */
     default DataSource migrationSource(DataSource pool, String jdbcUrl) {
         return pool;
+    }
+
+    /**
+     * What this database makes of its schema after the migrations, at every open, on their connections: by default
+     * nothing. Its own transaction, and nothing recorded, so a start after a failed one does it again.
+     */
+    default void afterMigrations(DataSource migrations) {
     }
 
     /** Starts this database's reads and writes on the migrated database. */

@@ -41,7 +41,6 @@ import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
-import org.flywaydb.core.api.migration.JavaMigration;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -174,8 +173,8 @@ public final class SqliteKind implements DatabaseKind {
     }
 
     @Override
-    public List<JavaMigration> javaMigrations() {
-        return List.of(new StoredDocuments());
+    public void afterMigrations(DataSource migrations) {
+        StoredDocuments.ensure(migrations);
     }
 
     // SQLite computes each row as the caller steps to it, so a constant LIMIT costs nothing past the rows read, where

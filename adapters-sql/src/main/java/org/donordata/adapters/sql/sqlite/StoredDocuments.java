@@ -7,50 +7,36 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
+import javax.sql.DataSource;
+
 import org.donordata.domain.DonorField;
-import org.flywaydb.core.api.MigrationVersion;
-import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 import org.jooq.Field;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
 /**
- * Migration 20.1, SQLite's own: each donor's JSON object as the API writes it (DonorDocument.Json), kept in the
- * {@code document} column, which SQLite computes at every insert and update of the row (a stored generated column).
- * Reads hand the stored bytes over; building the object with json_object at every read was most of a page's cost
- * (docs/performance.md, "SQLite stores each donor's JSON"). Nothing writes the column, so no write can leave it stale.
+ * Each donor's JSON object as the API writes it (DonorDocument.Json), kept in the {@code document} column of the donors
+ * table, which SQLite computes at every insert and update of the row (a stored generated column). Reads hand the stored
+ * bytes over; building the object with json_object at every read was most of a page's cost (docs/performance.md, "The
+ * straight data path"). Nothing writes the column, so no write can leave it stale.
  *
- * <p>SQLite adds no stored column to a table: the table is made anew and the rows copied, as SQLite's documentation
- * says for such changes, with foreign keys off (the other tables' keys name the donors' ids, which stay) and checked
- * before the commit. Its own transaction, so Flyway runs it outside one. The object is rendered from the donor fields
- * of this version: a migration that adds a donor field must make the column again, and this one then needs its
- * members written out.
+ * <p>Made after the migrations at every open ({@link #ensure}), whenever the table lacks the column the donor fields
+ * give (the first start of this version, or one after a field is added): SQLite adds no stored column to a table, so
+ * the table is made anew and the rows copied, as SQLite's documentation says for such changes, with foreign keys off
+ * (they cannot be turned off inside a transaction, and a DROP TABLE inside one counts every other table's row that
+ * names a donor as a violation) and checked before the commit. Not a Flyway migration: Flyway records a failed one that
+ * runs outside its transaction, and every later start would stop at that record; this one leaves nothing when it fails,
+ * and the next start does it again. The table's columns are written out below: a migration that adds a donor column
+ * adds it there too ({@code StoredDocumentsMigrationTest} fails until it does).
  */
-public final class StoredDocuments implements JavaMigration {
+public final class StoredDocuments {
 
     private static final System.Logger LOG = System.getLogger(StoredDocuments.class.getName());
 
     /** The column, as the reads select it. */
     static final Field<String> COLUMN = DSL.field(DSL.name("donors", "document"), String.class);
 
-    @Override
-    public MigrationVersion getVersion() {
-        return MigrationVersion.fromVersion("20.1");
-    }
-
-    @Override
-    public String getDescription() {
-        return "store each donor's document";
-    }
-
-    @Override
-    public Integer getChecksum() {
-        return 201;
-    }
-
-    @Override
-    public boolean canExecuteInTransaction() {
-        return false;
+    private StoredDocuments() {
     }
 
     /**
@@ -93,33 +79,45 @@ public final class StoredDocuments implements JavaMigration {
         return DSL.field(sql.append(" end").toString(), String.class, column);
     }
 
-    @Override
-    public void migrate(Context context) throws SQLException {
-        Connection connection = context.getConnection();
-        try (Statement sql = connection.createStatement()) {
-            sql.execute("PRAGMA foreign_keys = OFF");
-            try {
-                connection.setAutoCommit(false);
-                try {
-                    rebuild(sql);
-                    connection.commit();
-                } catch (SQLException | RuntimeException e) {
-                    connection.rollback();
-                    throw e;
-                } finally {
-                    connection.setAutoCommit(true);
-                }
-            } finally {
-                sql.execute("PRAGMA foreign_keys = ON");
+    /** Makes the donors table anew with the column, unless it has the one the donor fields give. */
+    static void ensure(DataSource migrations) {
+        String column = definition();
+        try (Connection connection = migrations.getConnection(); Statement sql = connection.createStatement()) {
+            String table;
+            try (ResultSet row = sql.executeQuery(
+                    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'donors'")) {
+                row.next();
+                table = row.getString(1);
             }
+            if (table.contains(column)) {
+                return;
+            }
+            sql.execute("PRAGMA foreign_keys = OFF");
+            connection.setAutoCommit(false);
+            try {
+                rebuild(sql, column);
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    connection.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
+                throw e;
+            }
+            // The connection closes next; foreign keys on again all the same, should the source ever pool it.
+            connection.setAutoCommit(true);
+            sql.execute("PRAGMA foreign_keys = ON");
+        } catch (SQLException e) {
+            throw new DataAccessException("Cannot store the donors' JSON objects: " + e.getMessage(), e);
         }
     }
 
-    private void rebuild(Statement sql) throws SQLException {
+    private static void rebuild(Statement sql, String column) throws SQLException {
         long started = System.nanoTime();
         long donors = single(sql, "SELECT count(*) FROM donors");
-        LOG.log(System.Logger.Level.INFO, "Migration {0} ({1}): making the donors table anew for {2} donors",
-                getVersion(), getDescription(), donors);
+        LOG.log(System.Logger.Level.INFO, "Storing each donor's JSON object: making the donors table anew for {0} donors",
+                donors);
         List<String> columns = strings(sql, "SELECT name FROM pragma_table_info('donors') ORDER BY cid");
         List<String> indexes = strings(sql,
                 "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'donors' AND sql IS NOT NULL");
@@ -155,7 +153,7 @@ public final class StoredDocuments implements JavaMigration {
                     consent           TEXT,
                     %s,
                     CONSTRAINT donors_type_known CHECK (type IN ('individual', 'organization'))
-                )""".formatted(definition()));
+                )""".formatted(column));
         String copied = String.join(", ", columns);
         sql.execute("INSERT INTO donors_anew (" + copied + ") SELECT " + copied + " FROM donors");
         // AUTOINCREMENT never gives an id again: the new table goes on from the largest the old one gave.
@@ -166,13 +164,17 @@ public final class StoredDocuments implements JavaMigration {
         for (String index : indexes) {
             sql.execute(index);
         }
-        try (ResultSet broken = sql.executeQuery("PRAGMA foreign_key_check")) {
-            if (broken.next()) {
-                throw new IllegalStateException("the donors table made anew breaks a foreign key of "
-                        + broken.getString(1));
+        // The keys that name a donor still find one (those of other tables were not touched).
+        List<String> naming = strings(sql, "SELECT DISTINCT m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f"
+                + " WHERE m.type = 'table' AND f.\"table\" = 'donors'");
+        for (String table : naming) {
+            try (ResultSet broken = sql.executeQuery("PRAGMA foreign_key_check(\"" + table + "\")")) {
+                if (broken.next()) {
+                    throw new SQLException("the donors table made anew breaks a foreign key of " + table);
+                }
             }
         }
-        LOG.log(System.Logger.Level.INFO, "Migration {0} ({1}): done in {2} ms", getVersion(), getDescription(),
+        LOG.log(System.Logger.Level.INFO, "Storing each donor's JSON object: done in {0} ms",
                 (System.nanoTime() - started) / 1_000_000);
     }
 
