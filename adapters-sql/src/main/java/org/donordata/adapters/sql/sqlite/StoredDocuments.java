@@ -83,33 +83,30 @@ public final class StoredDocuments {
     static void ensure(DataSource migrations) {
         String column = definition();
         try (Connection connection = migrations.getConnection(); Statement sql = connection.createStatement()) {
-            String table;
-            try (ResultSet row = sql.executeQuery(
-                    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'donors'")) {
-                row.next();
-                table = row.getString(1);
-            }
-            if (table.contains(column)) {
+            if (holds(sql, column)) {
                 return;
             }
             sql.execute("PRAGMA foreign_keys = OFF");
+            // BEGIN IMMEDIATE: another process that opened the file meanwhile may have made the table already.
             connection.setAutoCommit(false);
-            try {
+            if (!holds(sql, column)) {
                 rebuild(sql, column);
-                connection.commit();
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    connection.rollback();
-                } catch (SQLException rollback) {
-                    e.addSuppressed(rollback);
-                }
-                throw e;
             }
-            // The connection closes next; foreign keys on again all the same, should the source ever pool it.
+            // Back to autocommit commits. sqlite-jdbc's commit() would begin the next transaction at once, which can
+            // wait on another process's lock and fail after this one is committed; a failure before here leaves the
+            // transaction to the connection's close, which rolls it back.
             connection.setAutoCommit(true);
             sql.execute("PRAGMA foreign_keys = ON");
         } catch (SQLException e) {
             throw new DataAccessException("Cannot store the donors' JSON objects: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether the donors table has the column as the donor fields give it. */
+    private static boolean holds(Statement sql, String column) throws SQLException {
+        try (ResultSet row = sql.executeQuery("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'donors'")) {
+            row.next();
+            return row.getString(1).contains(column);
         }
     }
 
