@@ -119,8 +119,9 @@ final class ArchitectureRules {
     static final ArchRule JSONP_BELONGS_TO_THE_ADAPTERS = ownedBy(
             "JSON-P", new String[] {"jakarta.json..", "org.eclipse.parsson.."}, HTTP, CLI, SQL, BOOTSTRAP);
 
-    static final ArchRule JACKSON_BELONGS_TO_THE_HTTP_ADAPTER = ownedBy(
-            "Jackson (the responses' generator)", new String[] {"com.fasterxml.jackson.."}, HTTP);
+    /** It writes the responses, and the donors' JSON objects where the database does not (DonorColumns.json). */
+    static final ArchRule JACKSON_BELONGS_TO_THE_HTTP_AND_SQL_ADAPTERS = ownedBy(
+            "Jackson (the JSON generator)", new String[] {"com.fasterxml.jackson.."}, HTTP, SQL);
 
     static final ArchRule COMMONS_CSV_BELONGS_TO_THE_COMMAND_LINE_ADAPTER = ownedBy(
             "Commons CSV", new String[] {"org.apache.commons.csv.."}, CLI);

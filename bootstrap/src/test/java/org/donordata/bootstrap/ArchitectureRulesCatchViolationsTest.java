@@ -89,7 +89,7 @@ class ArchitectureRulesCatchViolationsTest {
                 "com.github.benmanes.caffeine.cache.Cache");
         assertCaught(ArchitectureRules.BUCKET4J_BELONGS_TO_THE_HTTP_ADAPTER, SqlUsingBootstrapAndJsonp.class,
                 "io.github.bucket4j.Bucket");
-        assertCaught(ArchitectureRules.JACKSON_BELONGS_TO_THE_HTTP_ADAPTER, SqlUsingBootstrapAndJsonp.class,
+        assertCaught(ArchitectureRules.JACKSON_BELONGS_TO_THE_HTTP_AND_SQL_ADAPTERS, ApplicationUsingHelidon.class,
                 "com.fasterxml.jackson.core.JsonGenerator");
         assertCaught(ArchitectureRules.PICOCLI_BELONGS_TO_THE_COMMAND_LINE, HttpUsingSqlAdapter.class,
                 "picocli.CommandLine");
