@@ -26,8 +26,8 @@ final class ConsentColumn {
 
     /**
      * The states read, by the column's text: donors share a few combinations of pairs and statuses, and parsing one
-     * (JSON, then each pair's key checked) was a fifth of the service's processor time in a PostgreSQL page of donors
-     * holding three pairs each (docs/performance.md, "Stored consent read once"). A state is immutable.
+     * (JSON, then each pair's key checked) was a fifth of the service's processor time in a page of donors holding
+     * three pairs each, read as columns (docs/performance.md, "Stored consent read once"). A state is immutable.
      */
     private static final Cache<String, ConsentState> READ = Caffeine.newBuilder().maximumSize(4_096).build();
 

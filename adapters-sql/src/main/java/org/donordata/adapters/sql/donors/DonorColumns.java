@@ -210,9 +210,10 @@ public final class DonorColumns {
     /**
      * The donor's JSON object (DonorDocument.Json) from the current row of a result set of {@link #SELECTED}, written
      * from the columns as they are, no Donor made: the custom values and consent as their columns hold them (the API's
-     * objects byte for byte, as SQLite splices them too), an instant as Instant.toString writes it. Reading each donor
-     * into a Donor (its custom values and consent parsed) and writing it again was most of a PostgreSQL page's
-     * processor time in the service (docs/performance.md, "The straight data path").
+     * objects byte for byte, as a database that writes the object splices them too), an instant as Instant.toString
+     * writes it. Reading each donor
+     * into a Donor (its custom values and consent parsed) and writing it again was most of the service's processor time
+     * in a page where the database writes no object (docs/performance.md, "The straight data path").
      */
     static byte[] json(ResultSet row, DatabaseKind kind) throws SQLException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
