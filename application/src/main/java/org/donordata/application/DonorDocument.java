@@ -1,13 +1,11 @@
 package org.donordata.application;
 
-import org.donordata.domain.Donor;
-
 /**
  * A stored donor as a read that only passes it on gets it (a page, GET of one donor, the feed), with its id and
- * version for what a driving adapter says about it (its ETag): either its JSON object (docs/api.md, "Donors": every
- * field in field order, under its key), already written by the store in the query that read it, or the donor, for the
- * driving adapter to write. Which one is the store's choice, by what costs it less (docs/architecture.md, "The
- * straight data path").
+ * version for what a driving adapter says about it (its ETag): its JSON object (docs/api.md, "Donors": every field in
+ * field order, under its key), written by the store as the read gives it, so that a driving adapter copies it as it is
+ * (docs/architecture.md, "The straight data path"). Sealed, one form: a store that hands donors over another way adds
+ * its form here, and every driving adapter's switch over the forms names what it misses.
  */
 public sealed interface DonorDocument {
 
@@ -21,19 +19,5 @@ public sealed interface DonorDocument {
      * @param utf8 the bytes of the object; not copied, and never to be changed by anyone
      */
     record Json(long id, long version, byte[] utf8) implements DonorDocument {
-    }
-
-    /** The donor as read, for the driving adapter to write. */
-    record Fields(Donor donor) implements DonorDocument {
-
-        @Override
-        public long id() {
-            return donor.id();
-        }
-
-        @Override
-        public long version() {
-            return donor.version();
-        }
     }
 }

@@ -86,7 +86,6 @@ public final class DonorDocuments {
      */
     public static Donor donor(DonorDocument document) {
         return switch (document) {
-            case DonorDocument.Fields fields -> fields.donor();
             case DonorDocument.Json json -> donor(json);
         };
     }

@@ -2,53 +2,37 @@ package org.donordata.adapters.http.donors;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.SerializedString;
 import org.donordata.application.ApiKey;
 import org.donordata.application.Caller;
 import org.donordata.application.ConsentRecord;
 import org.donordata.application.DonorDocument;
 import org.donordata.application.Duplicate;
 import org.donordata.application.Scope;
-import org.donordata.domain.Donor;
 import org.donordata.domain.DuplicateKeys;
-import org.donordata.domain.ConsentState;
-import org.donordata.domain.ConsentStatus;
-import org.donordata.domain.CustomValues;
-import org.donordata.domain.DonorField;
-import org.donordata.domain.DonorType;
 
 /** Writes donors as clients see them: every field, in field order, under its key; and what the API says about itself. */
 final class DonorJson {
 
     static final String SERVICE_NAME = "Donor Data Service";
     static final int API_VERSION = 1;
-    // Once: values() copies the array on every call, and this runs for every donor written.
-    private static final DonorField[] FIELDS = DonorField.values();
-    // Each field's key, encoded once.
-    private static final SerializableString[] KEYS = Arrays.stream(FIELDS)
-            .map(field -> new SerializedString(field.key())).toArray(SerializableString[]::new);
 
     private DonorJson() {
     }
 
     /**
-     * The donors, every field in field order under its snake_case key: a document the store wrote is copied as it is
-     * (the bytes are already that object, never read or encoded again); one it left to this adapter is written here.
+     * The donors, every field in field order under its snake_case key, each copied as the store wrote it (the bytes
+     * are already that object, never read or encoded again).
      */
     static void donors(JsonGenerator json, List<DonorDocument> donors) throws IOException {
         json.writeStartArray();
         for (DonorDocument donor : donors) {
             switch (donor) {
                 case DonorDocument.Json written -> json.writeRawValue(new Utf8Json(written.utf8()));
-                case DonorDocument.Fields fields -> donor(json, fields.donor());
             }
         }
         json.writeEndArray();
@@ -73,24 +57,10 @@ final class DonorJson {
             json.writeString(scope.wireName());
         }
         json.writeEndArray();
-        json.writeFieldName("expires_at");
-        value(json, key.expiresAt().orElse(null));
+        json.writeStringField("expires_at", key.expiresAt().map(Instant::toString).orElse(null));
         json.writeEndObject();
         json.writeEndObject();
         json.writeEndArray();
-    }
-
-    private static void donor(JsonGenerator json, Donor donor) throws IOException {
-        json.writeStartObject();
-        fields(json, donor);
-        json.writeEndObject();
-    }
-
-    private static void fields(JsonGenerator json, Donor donor) throws IOException {
-        for (int i = 0; i < FIELDS.length; i++) {
-            json.writeFieldName(KEYS[i]);
-            value(json, donor.get(FIELDS[i]));
-        }
     }
 
     /**
@@ -103,16 +73,6 @@ final class DonorJson {
             switch (duplicate.donor()) {
                 case DonorDocument.Json written ->
                     json.writeRawValue(new Utf8Json(withMatched(written.utf8(), duplicate.matched())));
-                case DonorDocument.Fields fields -> {
-                    json.writeStartObject();
-                    fields(json, fields.donor());
-                    json.writeArrayFieldStart("matched");
-                    for (DuplicateKeys.Reason reason : duplicate.matched()) {
-                        json.writeString(reason.key());
-                    }
-                    json.writeEndArray();
-                    json.writeEndObject();
-                }
             }
         }
         json.writeEndArray();
@@ -134,41 +94,6 @@ final class DonorJson {
         byte[] joined = Arrays.copyOf(object, end + tail.length);
         System.arraycopy(tail, 0, joined, end, tail.length);
         return joined;
-    }
-
-    private static void value(JsonGenerator json, Object value) throws IOException {
-        switch (value) {
-            case null -> json.writeNull();
-            case String text -> json.writeString(text);
-            case Boolean flag -> json.writeBoolean(flag);
-            case Long number -> json.writeNumber(number);
-            case DonorType type -> json.writeString(type.key());
-            case Instant instant -> json.writeString(instant.toString());
-            case BigDecimal number -> json.writeNumber(number);
-            case List<?> choices -> {
-                json.writeStartArray();
-                for (Object choice : choices) {
-                    json.writeString((String) choice);
-                }
-                json.writeEndArray();
-            }
-            case CustomValues custom -> {
-                json.writeStartObject();
-                for (Map.Entry<String, Object> member : custom.byKey().entrySet()) {
-                    json.writeFieldName(member.getKey());
-                    value(json, member.getValue());
-                }
-                json.writeEndObject();
-            }
-            case ConsentState consent -> {
-                json.writeStartObject();
-                for (Map.Entry<String, ConsentStatus> pair : consent.byKey().entrySet()) {
-                    json.writeStringField(pair.getKey(), pair.getValue().wireName());
-                }
-                json.writeEndObject();
-            }
-            default -> throw new IllegalStateException("no JSON form for a " + value.getClass().getSimpleName());
-        }
     }
 
     /** A donor's consent records (docs/api.md, "Consent"), each with who recorded it as the trail names an actor. */

@@ -33,16 +33,19 @@ class DonorJsonTest {
             "notes", "Line one\r\nline two\ttabbed")).applyToNew(List::of);
 
     @Test
-    void fieldsAreWrittenAsTheReferenceDocumentInEveryForm() throws Exception {
+    void storedObjectsAreCopiedAsTheyAre() throws Exception {
         List<Donor> donors = List.of(
                 new Donor(1, ZOE, Instant.parse("2024-05-01T09:30:00Z"), Instant.parse("2024-05-01T09:30:00.120Z"), 2),
                 new Donor(2, DonorDetails.DEFAULTS, Instant.parse("2024-05-01T09:30:00.000100Z"),
                         Instant.parse("2024-05-02T10:00:00.123456Z"), 3, Instant.parse("2024-05-02T10:00:00.123456Z")));
 
-        JsonArray written = write(donors.stream().<DonorDocument>map(DonorDocument.Fields::new).toList());
-        JsonArray reference = write(donors.stream().map(DonorDocuments::render).toList());
+        List<DonorDocument> stored = donors.stream().map(DonorDocuments::render).toList();
+        JsonArray written = write(stored);
 
-        assertEquals(reference, written);
+        for (int i = 0; i < donors.size(); i++) {
+            assertEquals(Json.createReader(new StringReader(new String(((DonorDocument.Json) stored.get(i)).utf8(),
+                    StandardCharsets.UTF_8))).readObject(), written.get(i));
+        }
         for (int i = 0; i < donors.size(); i++) {
             byte[] object = written.get(i).toString().getBytes(StandardCharsets.UTF_8);
             assertEquals(donors.get(i), DonorDocuments.donor(new DonorDocument.Json(donors.get(i).id(),
@@ -51,12 +54,12 @@ class DonorJsonTest {
     }
 
     @Test
-    void duplicatesAreTheSameInEitherFormWithMatchedLast() throws Exception {
+    void duplicatesHaveMatchedLast() throws Exception {
         Donor zoe = new Donor(7, ZOE, Instant.parse("2024-05-01T09:30:00Z"), Instant.parse("2024-05-01T09:30:00Z"), 1);
         List<Reason> matched = List.of(Reason.EMAIL, Reason.NAME_AND_POSTAL_CODE);
 
         JsonArray written = write(json -> DonorJson.duplicates(json, List.of(
-                new Duplicate(new DonorDocument.Fields(zoe), matched), new Duplicate(DonorDocuments.render(zoe), matched),
+                new Duplicate(DonorDocuments.render(zoe), matched), new Duplicate(DonorDocuments.render(zoe), matched),
                 new Duplicate(DonorDocuments.render(zoe), List.of()))));
 
         assertEquals(written.get(0), written.get(1));
