@@ -113,7 +113,7 @@ public final class StoredDocuments {
     private static void rebuild(Statement sql, String column) throws SQLException {
         long started = System.nanoTime();
         long donors = single(sql, "SELECT count(*) FROM donors");
-        LOG.log(System.Logger.Level.INFO, "Storing each donor's JSON object: making the donors table anew for {0} donors",
+        LOG.log(System.Logger.Level.INFO, "Storing each donor''s JSON object: making the donors table anew for {0} donors",
                 donors);
         List<String> columns = strings(sql, "SELECT name FROM pragma_table_info('donors') ORDER BY cid");
         List<String> indexes = strings(sql,
@@ -171,7 +171,7 @@ public final class StoredDocuments {
                 }
             }
         }
-        LOG.log(System.Logger.Level.INFO, "Storing each donor's JSON object: done in {0} ms",
+        LOG.log(System.Logger.Level.INFO, "Storing each donor''s JSON object: done in {0} ms",
                 (System.nanoTime() - started) / 1_000_000);
     }
 
