@@ -21,8 +21,10 @@ import org.donordata.adapters.http.access.ApiKeyCheck;
 import org.donordata.adapters.http.testing.RoutingTestBase;
 import org.donordata.application.Scope;
 import org.donordata.domain.DonorChanges;
+import org.donordata.domain.IdempotencyKey;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** ETag and If-Match on donors, and Idempotency-Key on creates. */
@@ -122,13 +124,19 @@ class ConditionalRequestsTest extends RoutingTestBase {
         assertEquals(4, FIXTURE.store.size());
     }
 
+    // No all-spaces key: HTTP strips a header value's surrounding spaces, so on the wire it is the empty one, and
+    // Helidon's client (4.5.0) refuses to send it.
     @ParameterizedTest
-    @ValueSource(strings = {"", "   ", "a\tb"})
+    @MethodSource("badKeys")
     void aBadKeyIs400NamingTheHeader(String key) {
         String msg = failure(create(ADA, key), 400);
 
         assertTrue(msg.contains("Idempotency-Key"), msg);
         assertEquals(0, FIXTURE.store.size());
+    }
+
+    static List<String> badKeys() {
+        return List.of("", "a\tb", "k".repeat(IdempotencyKey.MAX_LENGTH + 1));
     }
 
     @Test
