@@ -43,6 +43,11 @@ public final class ApiException extends HttpException {
     }
 
     /** Closes the connection: where the body ends is not known (RFC 9112 section 6.3). */
+    public static ApiException unreadableCodings() {
+        return unreadableCodings("Transfer-Encoding must name chunked once, and last.");
+    }
+
+    /** Closes the connection: where the body ends is not known (RFC 9112 section 6.3). */
     public static ApiException unreadableCodings(String why) {
         return new ApiException(Status.BAD_REQUEST_400, why + " Other framings are refused, and the connection closed.",
                 false);

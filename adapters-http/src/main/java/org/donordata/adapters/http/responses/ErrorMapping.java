@@ -1,5 +1,6 @@
 package org.donordata.adapters.http.responses;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -47,11 +48,24 @@ public final class ErrorMapping {
 
     private static final String INTERNAL_ERROR = "Internal error";
     /**
-     * How Helidon 4.4.0 words a header section over {@code maxHeadersSize}, which it answers 400 rather than 431
+     * How Helidon 4.5.0 words a header section over {@code maxHeadersSize}, which it answers 400 rather than 431
      * (Http1Headers.readHeaders; no upstream issue, not changed in later releases).
      */
     private static final String HEADERS_TOO_LARGE = "Header size exceeded";
     private static final Status HEADER_FIELDS_TOO_LARGE = Status.create(431, "Request Header Fields Too Large");
+    /**
+     * What Helidon 4.5.0 answers itself before routing when a request's framing is one this service refuses too
+     * (Http1Connection.validateRequestTransferEncoding, Headers.contentLength: fixed texts, none echoing the request),
+     * answered in the service's words for the same refusal (HardenedServer).
+     */
+    private static final Map<String, ApiException> FRAMING_REFUSALS = Map.of(
+            "Transfer-Encoding and Content-Length headers must not be combined", ApiException.ambiguousFraming(),
+            "Content-Length header must have exactly one value.", ApiException.ambiguousFraming(),
+            "Content length is not a number", ApiException.ambiguousFraming(),
+            "Transfer-Encoding header must contain a value", ApiException.unreadableCodings(),
+            "Final Transfer-Encoding for requests must be chunked", ApiException.unreadableCodings(),
+            "Chunked Transfer-Encoding must not be applied more than once", ApiException.unreadableCodings(),
+            "Unsupported request transfer encoding", ApiException.unsupportedCodings());
     /** Connections and in-flight requests come and go within milliseconds, so a second is long enough. */
     static final int BUSY_RETRY_AFTER_SECONDS = 1;
     /** A database restarting, or an operator freeing disk space, takes seconds at least. */
@@ -124,7 +138,10 @@ public final class ErrorMapping {
     private static DirectHandlers directHandlers(AccessLog accessLog, Supplier<Optional<String>> routed) {
         DirectHandler envelope = (request, type, status, headers, message) -> {
             Status answered = status.code() == 400 && HEADERS_TOO_LARGE.equals(message) ? HEADER_FIELDS_TOO_LARGE : status;
-            String msg = RequestLineCheck.INVALID_METHOD.equals(message) ? message : describe(answered);
+            // Map.of refuses a null key, and a refusal may come without a message.
+            ApiException framing = message == null ? null : FRAMING_REFUSALS.get(message);
+            String msg = RequestLineCheck.INVALID_METHOD.equals(message) ? message
+                    : framing != null && framing.status().equals(status) ? framing.getMessage() : describe(answered);
             String id = accessLog.direct(routed.get(), request.method(), request.path(), answered.code());
             return TransportResponse.builder()
                     .status(answered)

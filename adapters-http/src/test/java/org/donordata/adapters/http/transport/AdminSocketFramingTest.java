@@ -63,6 +63,34 @@ class AdminSocketFramingTest {
         }
     }
 
+    /**
+     * On the API's socket, each refusal of a framing says what is wrong, whoever refuses it: Helidon 4.5.0 answers most
+     * before routing, in texts the service replaces with its own (ErrorMapping); its 501 for a coding before chunked
+     * was answered as an unknown method before that.
+     */
+    static List<Arguments> refusedFramings() {
+        String post = "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\n";
+        return List.of(
+                Arguments.of(post + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "ambiguous"),
+                Arguments.of(post + "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 400, "ambiguous"),
+                Arguments.of(post + "Content-Length: -1\r\n\r\n{}", 400, "ambiguous"),
+                Arguments.of(post + "Transfer-Encoding: gzip\r\n\r\n0\r\n\r\n", 400, "chunked once, and last"),
+                Arguments.of(post + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501, "decodes no transfer coding"),
+                Arguments.of(post + "Transfer-Encoding: Chunked\r\n\r\n0\r\n\r\n", 400, "in lower case"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("refusedFramings")
+    void aRefusedFraming_isAnsweredInTheServicesWords(String request, int status, String words) throws IOException {
+        try (RawHttpClient client = new RawHttpClient(server.port())) {
+            Response response = client.send(request).read();
+
+            assertEquals(status, response.status(), response.body());
+            assertTrue(response.body().contains(words), response.body());
+            assertTrue(client.closedByServer(), "the connection is closed");
+        }
+    }
+
     @Test
     void aPlainRequest_isStillServed() throws IOException {
         try (RawHttpClient client = new RawHttpClient(HttpApi.adminPort(server))) {
