@@ -8,7 +8,7 @@
  * {@link org.donordata.adapters.http.HttpSettings} and their refusal,
  * {@link org.donordata.adapters.http.HttpSettingsException}. The work is done in its subpackages, one job each, none
  * of which knows this package (HttpApi hands each what it needs), and which depend on one another in one direction
- * only, from the bottom: {@code errors} (what the adapter refuses); {@code transport} (the Helidon 4.4.0 workarounds
+ * only, from the bottom: {@code errors} (what the adapter refuses); {@code transport} (the Helidon 4.5.0 workarounds
  * and hardening, deletable as a unit as Helidon catches up); {@code requests} (bodies, the ids in a path);
  * {@code observability} (metrics, the access log, health); {@code access} (keys, scopes, rate limits);
  * {@code responses} (the envelope, errors as statuses); {@code reference} (the API's reference page); and the

@@ -163,7 +163,7 @@ public final class JsonBody {
                 // records the request as 408).
                 throw new CloseConnectionException("the client stopped sending its body", e);
             }
-            // Helidon 4.4.0 reports a malformed chunk size as a NumberFormatException; it is the client's error.
+            // Helidon 4.5.0 reports a malformed chunk size as a NumberFormatException; it is the client's error.
             throw ApiException.unreadableBody();
         }
     }

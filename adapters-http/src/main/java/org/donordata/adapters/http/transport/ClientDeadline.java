@@ -7,7 +7,7 @@ import io.helidon.webserver.http.ServerRequest;
 
 /**
  * The time a connection's client has to do its part: send a request head, send the body being read, take the
- * response being written. Helidon 4.4.0 has no such timeout on the server side, and no release since adds one (no
+ * response being written. Helidon 4.5.0 has no such timeout on the server side, and no release since adds one (no
  * upstream issue; see IdleTimeoutHandler and Http1Connection.canInterrupt(), which interrupts a connection only while
  * it waits for a request line, and SocketOptions.readTimeout, which accepted sockets never get), so a client
  * trickling headers or a body byte by byte would hold its connection, and a request permit, for ever. A virtual thread per connection watches the

@@ -19,7 +19,7 @@ import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
 
 /**
- * HTTP/1.1, the server's only protocol, with four guards Helidon 4.4.0 lacks around each connection.
+ * HTTP/1.1, the server's only protocol, with four guards Helidon 4.5.0 lacks around each connection.
  * <ul>
  * <li>A cap on the open connections of one client address (for IPv6, its /64 network: {@link ClientAddress#key}),
  * so that one address cannot hold every connection of the cap below, idle, and have every other client answered 503.

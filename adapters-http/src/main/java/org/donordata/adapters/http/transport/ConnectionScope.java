@@ -22,10 +22,10 @@ import io.helidon.webserver.http.ServerRequest;
  * What the requests of one guarded connection share: its {@link ClientDeadline}, and which of its requests is being
  * routed (so that an answer Helidon writes itself meanwhile is logged once, by the access log's filter).
  *
- * <p>Helidon 4.4.0 keeps no state per connection that a route can reach: a request's context has the listener's as its
+ * <p>Helidon 4.5.0 keeps no state per connection that a route can reach: a request's context has the listener's as its
  * parent, shared by every connection, and the ConnectionContext holds nothing of ours. So the guard hands each
  * connection a listener context of its own ({@link #around}): its context holds this scope, with the listener's as
- * its parent, so a request's context finds it; its direct handlers are made for this connection. Helidon 4.4.0 routes
+ * its parent, so a request's context finds it; its direct handlers are made for this connection. Helidon 4.5.0 routes
  * an HTTP/1 connection's requests, and writes its direct answers, on the thread that reads them; the routed request's
  * id is volatile all the same, for a protocol that would not.
  */

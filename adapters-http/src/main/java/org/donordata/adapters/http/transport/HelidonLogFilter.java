@@ -5,7 +5,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Keeps request fragments out of Helidon's debug output. Helidon 4.4.0's HTTP/1 connection logs every request it
+ * Keeps request fragments out of Helidon's debug output. Helidon 4.5.0's HTTP/1 connection logs every request it
  * refuses itself at DEBUG (FINE) with its own error text, which quotes the request: the query string, the Host
  * header, a dump of the header bytes, wherever a client may have put its api key (Http1Connection
  * .handleRequestException; no upstream issue; 4.5.0's commit d6aa0ee873 drops the byte dumps but still logs the

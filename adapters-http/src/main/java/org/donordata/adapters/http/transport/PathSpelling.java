@@ -4,7 +4,7 @@ import io.helidon.webserver.http.HttpRouting;
 import org.donordata.adapters.http.errors.ApiException;
 
 /**
- * One spelling per resource. Helidon 4.4.0 routes a request by its path once decoded and normalised, so
+ * One spelling per resource. Helidon 4.5.0 routes a request by its path once decoded and normalised, so
  * {@code /api/v1/donors%2f14%2ferase}, {@code /api/v1//donors/14/erase}, {@code /api/v1/donors/14;x/erase} and
  * {@code /api/v2/../v1/donors/14/erase} all reached the erasure of donor 14, under a path the access log did not show
  * as such. A path that is not written as this API writes its own is refused before any route sees it: no empty, dot or

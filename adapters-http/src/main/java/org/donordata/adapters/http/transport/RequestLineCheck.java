@@ -14,7 +14,7 @@ import io.helidon.webserver.http.DirectTransportRequest;
 
 /**
  * The method of each request line, checked before Helidon parses it (RFC 9110 section 9.1: a method is a token, and
- * case-sensitive). Helidon 4.4.0 upper-cases the method it reads, so {@code post} was served as POST, and answers a
+ * case-sensitive). Helidon 4.5.0 upper-cases the method it reads, so {@code post} was served as POST, and answers a
  * method that is no token ({@code G<ET}) with a 500 and a stack trace and hex dump in its log (Http1Prologue.readMethod
  * lets Method.create's IllegalArgumentException escape; no upstream issue). Here an invalid method is a 400 and a
  * well-formed one this service does not know a 501, both answered through the connection's direct handlers (the envelope,
