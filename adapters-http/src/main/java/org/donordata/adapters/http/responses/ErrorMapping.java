@@ -140,7 +140,8 @@ public final class ErrorMapping {
             Status answered = status.code() == 400 && HEADERS_TOO_LARGE.equals(message) ? HEADER_FIELDS_TOO_LARGE : status;
             // Map.of refuses a null key, and a refusal may come without a message.
             ApiException framing = message == null ? null : FRAMING_REFUSALS.get(message);
-            String msg = RequestLineCheck.INVALID_METHOD.equals(message) ? message
+            String msg = RequestLineCheck.INVALID_METHOD.equals(message) || RequestLineCheck.UNKNOWN_METHOD.equals(message)
+                    ? message
                     : framing != null && framing.status().equals(status) ? framing.getMessage() : describe(answered);
             String id = accessLog.direct(routed.get(), request.method(), request.path(), answered.code());
             return TransportResponse.builder()
@@ -199,7 +200,7 @@ public final class ErrorMapping {
             return "The service is busy; retry after " + BUSY_RETRY_AFTER_SECONDS + " s.";
         }
         if (status.code() == 501) {
-            return RequestLineCheck.UNKNOWN_METHOD;
+            return "This service does not implement what the request asks.";
         }
         if (status.code() == 505) {
             return "This service speaks HTTP/1.1 only.";

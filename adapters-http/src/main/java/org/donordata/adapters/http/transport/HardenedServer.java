@@ -106,7 +106,7 @@ public final class HardenedServer {
                 .maxTcpConnections((int) Math.min(Integer.MAX_VALUE, 2L * settings.maxConnections()))
                 // Past it, Helidon answers 503 at once (no queue): the envelope comes from the direct handlers.
                 .maxConcurrentRequests(settings.maxConcurrentRequests())
-                // Hands Helidon's own error texts to the direct handlers, which only read them (for 431).
+                // Hands Helidon's own error texts to the direct handlers, which only read them (ErrorMapping).
                 .errorHandling(errors -> errors.includeEntity(true))
                 .directHandlers(answers.listener())
                 // On SIGTERM (or stop()), requests in flight get this long to finish before they are interrupted.
@@ -119,6 +119,10 @@ public final class HardenedServer {
                 // socket does (a bad method, an ambiguous framing: a 400, one answer, the connection closed).
                 .putSocket(ADMIN_SOCKET, admin -> admin.host(settings.adminHost()).port(settings.adminPort())
                         .connectionOptions(options -> options.tcpNoDelay(true))
+                        // Each socket has its own: without them here, the admin socket's direct answers got no text
+                        // of Helidon's to read, and answered a refused coding (501) as an unknown method.
+                        .errorHandling(errors -> errors.includeEntity(true))
+                        .directHandlers(answers.listener())
                         .config(ONLY_THE_GUARD)
                         .addConnectionSelector(new ConnectionGuard(http1, settings.maxConnections(),
                                 settings.maxConnectionsPerAddress(), refusedPerAddress, settings.readTimeout(), null))

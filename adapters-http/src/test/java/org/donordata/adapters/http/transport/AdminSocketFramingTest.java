@@ -64,9 +64,10 @@ class AdminSocketFramingTest {
     }
 
     /**
-     * On the API's socket, each refusal of a framing says what is wrong, whoever refuses it: Helidon 4.5.0 answers most
+     * On both sockets, each refusal of a framing says what is wrong, whoever refuses it: Helidon 4.5.0 answers most
      * before routing, in texts the service replaces with its own (ErrorMapping); its 501 for a coding before chunked
-     * was answered as an unknown method before that.
+     * was answered as an unknown method before that, and on the admin socket, which did not hand Helidon's texts on,
+     * every one of them generically.
      */
     static List<Arguments> refusedFramings() {
         String post = "POST /api/v1/donors HTTP/1.1\r\nHost: x\r\n";
@@ -82,12 +83,14 @@ class AdminSocketFramingTest {
     @ParameterizedTest
     @MethodSource("refusedFramings")
     void aRefusedFraming_isAnsweredInTheServicesWords(String request, int status, String words) throws IOException {
-        try (RawHttpClient client = new RawHttpClient(server.port())) {
-            Response response = client.send(request).read();
+        for (int port : List.of(server.port(), HttpApi.adminPort(server))) {
+            try (RawHttpClient client = new RawHttpClient(port)) {
+                Response response = client.send(request).read();
 
-            assertEquals(status, response.status(), response.body());
-            assertTrue(response.body().contains(words), response.body());
-            assertTrue(client.closedByServer(), "the connection is closed");
+                assertEquals(status, response.status(), port + ": " + response.body());
+                assertTrue(response.body().contains(words), port + ": " + response.body());
+                assertTrue(client.closedByServer(), "the connection is closed");
+            }
         }
     }
 
