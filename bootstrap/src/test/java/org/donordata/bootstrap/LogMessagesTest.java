@@ -28,6 +28,8 @@ class LogMessagesTest {
             "\\.log\\(\\s*(?:System\\.Logger\\.)?Level\\.\\w+,\\s*((?:\"(?:[^\"\\\\]|\\\\.)*\"\\s*\\+?\\s*)+),");
     private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{(\\d+)}");
+    /** A single quote not written twice: MessageFormat drops it and quotes what follows. */
+    private static final Pattern LONE_QUOTE = Pattern.compile("(?<!')'(?!')");
 
     @Test
     void everyParameterOfALoggedMessageIsShown() throws IOException {
@@ -46,7 +48,8 @@ class LogMessagesTest {
                     continue;
                 }
                 messages++;
-                if (new MessageFormat(message.toString()).getFormatsByArgumentIndex().length != written) {
+                if (LONE_QUOTE.matcher(message).find()
+                        || new MessageFormat(message.toString()).getFormatsByArgumentIndex().length != written) {
                     wrong.add(ROOT.relativize(source) + ": " + message);
                 }
             }
