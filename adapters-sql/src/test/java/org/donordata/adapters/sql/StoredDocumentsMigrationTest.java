@@ -13,6 +13,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 
 import org.donordata.adapters.sql.donors.DonorColumns;
 import org.donordata.adapters.sql.sqlite.StoredDocuments;
@@ -80,7 +84,10 @@ class StoredDocumentsMigrationTest extends DatabaseTestBase {
                 v20.execute("DELETE FROM donor_words WHERE donor_id = 999");
             }
 
-            try (SqlDatabase migrated = SqlDatabase.open(settings)) {
+            List<String> told = new ArrayList<>();
+            try (SqlDatabase migrated = logged(told, () -> SqlDatabase.open(settings))) {
+                assertEquals(2, told.size(), "the rebuild's start and end: " + told);
+                assertTrue(told.getFirst().endsWith("making the donors table anew for 3 donors"), told.getFirst());
                 ApplicationId owner = migrated.applications().findByName("website").orElseThrow().id();
                 for (long id : ids) {
                     assertEquals(migrated.donors().find(owner, id).orElseThrow(),
@@ -99,6 +106,46 @@ class StoredDocumentsMigrationTest extends DatabaseTestBase {
                         "the stored column is the one the current donor fields give: " + table);
                 assertEquals(0, migrated.dsl().fetch("PRAGMA foreign_key_check").size());
             }
+        }
+    }
+
+    /** A new installation's table is made with the column too, without a word of a rebuild: there is nothing in it. */
+    @Test
+    void aNewDatabaseSaysNothingOfMakingItsTableAnew() throws Exception {
+        try (TestDatabase fresh = TestDatabase.sqlite(Files.createDirectories(temporaryDirectory.resolve("new")))) {
+            List<String> told = new ArrayList<>();
+            try (SqlDatabase opened = logged(told, () -> SqlDatabase.open(fresh.settings()))) {
+                assertEquals(List.of(), told);
+                assertTrue(tableDefinition(opened.dsl()).contains(StoredDocuments.definition()));
+            }
+        }
+    }
+
+    /** What StoredDocuments logs on this thread (other test classes open databases meanwhile) while opening. */
+    private static SqlDatabase logged(List<String> told, java.util.function.Supplier<SqlDatabase> open) {
+        Logger logger = Logger.getLogger(StoredDocuments.class.getName());
+        long thread = Thread.currentThread().threadId();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLongThreadID() == thread) {
+                    told.add(new SimpleFormatter().formatMessage(record));
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            return open.get();
+        } finally {
+            logger.removeHandler(handler);
         }
     }
 

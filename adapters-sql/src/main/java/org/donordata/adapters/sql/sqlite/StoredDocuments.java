@@ -113,8 +113,12 @@ public final class StoredDocuments {
     private static void rebuild(Statement sql, String column) throws SQLException {
         long started = System.nanoTime();
         long donors = single(sql, "SELECT count(*) FROM donors");
-        LOG.log(System.Logger.Level.INFO, "Storing each donor''s JSON object: making the donors table anew for {0} donors",
-                donors);
+        // A new installation's table (migration 1's) is made anew too, in no time: nothing worth telling its operator.
+        boolean told = donors > 0;
+        if (told) {
+            LOG.log(System.Logger.Level.INFO,
+                    "Storing each donor''s JSON object: making the donors table anew for {0} donors", donors);
+        }
         List<String> columns = strings(sql, "SELECT name FROM pragma_table_info('donors') ORDER BY cid");
         List<String> indexes = strings(sql,
                 "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'donors' AND sql IS NOT NULL");
@@ -171,8 +175,10 @@ public final class StoredDocuments {
                 }
             }
         }
-        LOG.log(System.Logger.Level.INFO, "Storing each donor''s JSON object: done in {0} ms",
-                (System.nanoTime() - started) / 1_000_000);
+        if (told) {
+            LOG.log(System.Logger.Level.INFO, "Storing each donor''s JSON object: done in {0} ms",
+                    (System.nanoTime() - started) / 1_000_000);
+        }
     }
 
     private static long single(Statement sql, String query) throws SQLException {
