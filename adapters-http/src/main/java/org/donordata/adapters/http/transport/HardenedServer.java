@@ -142,7 +142,7 @@ public final class HardenedServer {
     public static void guard(HttpRouting.Builder routing) {
         routing.addFilter(HardenedServer::closeWhenAnnounced);
         // A route, not a filter: what a route throws is answered inside the filters, so the access log sees it.
-        routing.any(HardenedServer::refuseAmbiguousRequests);
+        routing.any(HardenedServer::refuseUnreadCodings);
     }
 
     /**
@@ -159,29 +159,23 @@ public final class HardenedServer {
     /*
      * RFC 9112 sections 6.1 and 6.3: a request framed both ways, or with several or malformed lengths, may be read one
      * way by a proxy in front and another way by us (request smuggling). Helidon 4.5.0 refuses those itself before
-     * routing, and closes the connection (helidon-io/helidon#11641; repeated and malformed lengths since 4.5.0); this
-     * service checked them here until it moved from 4.4.0, which served them. What Helidon still reads that a proxy
-     * may not is a Transfer-Encoding other than lower-case chunked, refused here.
+     * routing and closes the connection (helidon-io/helidon#11641; repeated and malformed lengths since 4.5.0);
+     * ErrorMapping words its refusals. This service checked them here until it moved from 4.4.0, which served them.
+     *
+     * Transfer codings are case-insensitive, and chunked, when present, must come last and once. Helidon 4.4.0 read a
+     * body as chunked only for the one header "Transfer-Encoding: chunked", written so, and for any other value read
+     * the body as the next request, where a proxy in front that read it as chunked would not. Every other value is
+     * refused here, and the connection closed: 400 when chunked is not last, or not alone, or spelled otherwise; 501 for
+     * a coding before it, which this service does not decode (gzip, say). Helidon 4.5.0 refuses most of these itself (a
+     * last coding other than chunked, several codings); the API's rule, one lower-case chunked (docs/api.md), is kept
+     * here whatever a release reads.
      */
-    private static void refuseAmbiguousRequests(ServerRequest req, ServerResponse res) {
-        List<String> codings = req.headers().all(HeaderNames.TRANSFER_ENCODING, List::of);
-        if (!codings.isEmpty()) {
-            refuseUnreadCodings(codings);
+    private static void refuseUnreadCodings(ServerRequest req, ServerResponse res) {
+        List<String> headers = req.headers().all(HeaderNames.TRANSFER_ENCODING, List::of);
+        if (headers.isEmpty()) {
+            res.next();
+            return;
         }
-        res.next();
-    }
-
-    /*
-     * RFC 9112 section 6.1: transfer codings are case-insensitive, and chunked, when present, must come last and once.
-     * Helidon 4.4.0 reads a body as chunked only for the one header "Transfer-Encoding: chunked", written so; for any
-     * other value it reads no body at all, and would read the body as the next request on the connection, where a
-     * proxy in front that read it as chunked would not (request smuggling). Every other value is refused, and the
-     * connection closed: 400 when chunked is not last, or not alone, or spelled otherwise; 501 for a coding before it,
-     * which this service does not decode (gzip, say). Helidon 4.5.0 refuses most of these itself before routing (a last
-     * coding other than chunked, several codings); the API's rule, one lower-case chunked (docs/api.md), is kept here
-     * whatever a release reads.
-     */
-    private static void refuseUnreadCodings(List<String> headers) {
         List<String> codings = headers.stream().flatMap(header -> Arrays.stream(header.split(",", -1)))
                 .map(coding -> coding.strip().toLowerCase(Locale.ROOT)).toList();
         long chunked = codings.stream().filter("chunked"::equals).count();
@@ -194,6 +188,7 @@ public final class HardenedServer {
         if (headers.size() != 1 || !headers.getFirst().equals("chunked")) {
             throw ApiException.unreadableCodings("Transfer-Encoding must be sent as 'chunked', in lower case, once.");
         }
+        res.next();
     }
 
     /*
