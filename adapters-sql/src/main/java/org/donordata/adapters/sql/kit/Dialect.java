@@ -68,9 +68,9 @@ public interface Dialect {
      * field in field order, numbers as numbers, text as strings or null, flags as true or false, instants as strings in
      * the form {@code Instant.toString()} writes (UTC, a fraction of 0, 3, 6 or 9 digits, a {@code Z}) or null. Empty,
      * by default, where the database would build it at a higher cost than the adapter writes it from the columns
-     * (DonorColumns.json): on PostgreSQL, the object built by the server (its JSON and date functions for each member)
-     * made pages and the feed far dearer than reading the columns (docs/performance.md, "The database hands over
-     * columns; the service writes the JSON").
+     * (DonorColumns.json): a server that builds the object with its JSON and date functions for each member made pages
+     * and the feed far dearer than reading the columns (docs/performance.md, "The database hands over columns; the
+     * service writes the JSON").
      */
     default Optional<Field<String>> document() {
         return Optional.empty();
